@@ -1,0 +1,326 @@
+/*
+ * cute.h -- CuTe's layout representation and algebra as a C99 library.
+ *
+ * The specification is the CuTe paper (C. Cecka, "CuTe Layout Representation
+ * and Algebra"), sections 2 and 3.  Reference behaviour and text forms follow
+ * NVIDIA CuTe (cutlass include/cute); where the two differ the paper wins and
+ * the choice is recorded in a test (spec/c/).
+ *
+ * Design rules of this library:
+ *   - no heap allocation, no global state: every object is a fixed-capacity
+ *     value type that lives wherever the caller puts it (stack, userdata);
+ *   - every fallible function returns a cute_status and, if `err` is not
+ *     NULL, fills it with a message naming the operation, the operands (as
+ *     CuTe text) and the violated condition;
+ *   - all arithmetic is checked 64-bit: overflow is an error, never UB;
+ *   - modes and coordinates are 0-based, as in the paper and CuTe.
+ *
+ * Representation.  An HTuple (shape, stride, coordinate, value) is stored
+ * flat: its leaves in order in `v[]` and its nesting as a token string
+ * `tok[]` of '(' ')' and 'x' (one 'x' per leaf, commas implied).  So
+ *     ((2,2),(4,2))   is  tok "((xx)(xx))", v {2,2,4,2}
+ *     8               is  tok "x",          v {8}
+ *     (8)             is  tok "(x)",        v {8}
+ *     ()              is  tok "()"
+ * A leaf may be a scaled basis element a@i (= a * e_i, the paper's
+ * integer-semimodule strides): `e[]` holds its basis path, 0 for a plain
+ * integer.  A layout is a pair of congruent tuples.
+ */
+#ifndef CUTE_H
+#define CUTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- limits -- */
+/* Exceeding any of these is a CUTE_ELIMIT error, never undefined behaviour. */
+#define CUTE_MAX_LEAVES      32  /* leaves of one tuple / layout            */
+#define CUTE_MAX_TOKENS      96  /* tokens of one tuple: leaves + 2*groups  */
+#define CUTE_MAX_DEPTH        8  /* nesting depth of a tuple                */
+#define CUTE_MAX_BASIS_DEPTH  3  /* length of a basis path (1@1@0 has 2)    */
+#define CUTE_MAX_BASIS_INDEX 254 /* largest mode index in a basis path      */
+#define CUTE_MAX_TILER        8  /* modes of a by-mode tiler <...>          */
+#define CUTE_MAX_TEXT      4096  /* longest text accepted by the parsers    */
+#define CUTE_ERRMSG_SIZE    512
+
+/* The slice marker `_` is stored as this leaf value in coordinates. */
+#define CUTE_UNDERSCORE INT64_MIN
+
+/* ---------------------------------------------------------------- errors -- */
+typedef enum cute_status {
+  CUTE_OK = 0,
+  CUTE_EINVAL,        /* malformed argument (non-positive shape, bad mode...) */
+  CUTE_ESYNTAX,       /* text does not parse; column and expectation given    */
+  CUTE_EOVERFLOW,     /* a 64-bit checked operation overflowed                */
+  CUTE_ELIMIT,        /* one of the documented limits above is exceeded       */
+  CUTE_ERANK,         /* rank / profile / congruence mismatch                 */
+  CUTE_EDIVISIBILITY, /* stride or shape divisibility condition (paper 3.3.2) */
+  CUTE_ENONINJECTIVE, /* complement/inverse of a non-injective layout         */
+  CUTE_ECODOMAIN      /* integer vs coordinate codomain mismatch              */
+} cute_status;
+
+typedef struct cute_error {
+  cute_status code;
+  int column;                  /* 1-based column for CUTE_ESYNTAX, else 0 */
+  char msg[CUTE_ERRMSG_SIZE];  /* "composition((4,6,8):(2,3,5), 6:3): ..." */
+} cute_error;
+
+const char *cute_status_name(cute_status s);
+
+/* ---------------------------------------------------------------- tuples -- */
+/* Basis path of a scaled-basis leaf, packed: byte 0 = length (0..3), byte k
+ * (k = 1..3) = index at nesting level k-1, outermost first.  So e_1 is
+ * CUTE_BASIS1(1) and the nested E<0,1> (mode 0, sub-mode 1) has path (0,1)
+ * and prints as 1@1@0 (innermost index first, as CuTe prints it). */
+typedef uint32_t cute_basis;
+#define CUTE_BASIS_LEN(b)     ((int)((b) & 0xffu))
+#define CUTE_BASIS_AT(b, k)   ((int)(((b) >> (8 * ((k) + 1))) & 0xffu))
+#define CUTE_BASIS1(i)        ((cute_basis)(1u | ((uint32_t)(i) << 8)))
+
+typedef struct cute_tuple {
+  uint8_t ntok;                      /* tokens used in tok[]          */
+  uint8_t nleaf;                     /* leaves used in v[] / e[]      */
+  char tok[CUTE_MAX_TOKENS];         /* '(' ')' 'x'                   */
+  int64_t v[CUTE_MAX_LEAVES];        /* leaf values (or coefficients) */
+  cute_basis e[CUTE_MAX_LEAVES];     /* 0: plain integer              */
+} cute_tuple;
+
+/* Construction (builder: open/leaf/close in order; checks limits). */
+void cute_tuple_clear(cute_tuple *t);
+cute_status cute_tuple_int(cute_tuple *t, int64_t v);            /* t = v    */
+cute_status cute_tuple_open(cute_tuple *t, cute_error *err);     /* '('      */
+cute_status cute_tuple_close(cute_tuple *t, cute_error *err);    /* ')'      */
+cute_status cute_tuple_leaf(cute_tuple *t, int64_t v, cute_basis e,
+                            cute_error *err);
+/* Appends a whole tuple `sub` as the next element of an open group. */
+cute_status cute_tuple_push(cute_tuple *t, const cute_tuple *sub,
+                            cute_error *err);
+/* Makes (x0, x1, ..., xn-1) from n tuples. */
+cute_status cute_tuple_make(cute_tuple *t, const cute_tuple *const *xs, int n,
+                            cute_error *err);
+
+int cute_tuple_is_int(const cute_tuple *t);        /* depth 0           */
+int cute_tuple_rank(const cute_tuple *t);          /* 1 for an integer  */
+int cute_tuple_depth(const cute_tuple *t);
+int cute_tuple_equal(const cute_tuple *a, const cute_tuple *b);
+/* i-th element (0-based); of an integer, mode 0 is the integer itself. */
+cute_status cute_tuple_mode(cute_tuple *out, const cute_tuple *t, int i,
+                            cute_error *err);
+cute_status cute_tuple_flatten(cute_tuple *out, const cute_tuple *t);
+/* Product of the leaves (a shape's size), checked. */
+cute_status cute_tuple_size(const cute_tuple *t, int64_t *out, cute_error *err);
+cute_status cute_tuple_sum(const cute_tuple *t, int64_t *out, cute_error *err);
+
+/* Relations of paper section 2 (Definitions 2.3, 2.4, 2.7). */
+int cute_congruent(const cute_tuple *a, const cute_tuple *b);        /* ~  */
+int cute_weakly_congruent(const cute_tuple *a, const cute_tuple *b); /* <~ */
+int cute_compatible(const cute_tuple *a, const cute_tuple *b);       /* <= */
+
+/* Coordinate maps (paper eq. 4, 5) between compatible coordinate sets.
+ * idx2crd: `idx` (any integer, extended domain: the last mode absorbs the
+ * overflow) -> the natural coordinate congruent to `shape`.
+ * crd2idx: any coordinate weakly congruent to `shape` -> its integral index. */
+cute_status cute_idx2crd(cute_tuple *crd, int64_t idx, const cute_tuple *shape,
+                         cute_error *err);
+cute_status cute_crd2idx(int64_t *idx, const cute_tuple *crd,
+                         const cute_tuple *shape, cute_error *err);
+
+/* --------------------------------------------------------------- layouts -- */
+typedef struct cute_layout {
+  cute_tuple shape;   /* HTuple of positive integers                    */
+  cute_tuple stride;  /* congruent HTuple of integers or scaled bases   */
+} cute_layout;
+
+/* shape:stride, checked for congruence and positive shape. */
+cute_status cute_layout_make(cute_layout *L, const cute_tuple *shape,
+                             const cute_tuple *stride, cute_error *err);
+cute_status cute_layout_left(cute_layout *L, const cute_tuple *shape,
+                             cute_error *err);  /* compact column-major */
+cute_status cute_layout_right(cute_layout *L, const cute_tuple *shape,
+                              cute_error *err); /* compact row-major    */
+/* (4,8) -> (4,8):(1@0,1@1); (4,(2,2)) -> (4,(2,2)):(1@0,(1@0@1,1@1@1)) */
+cute_status cute_layout_identity(cute_layout *L, const cute_tuple *shape,
+                                 cute_error *err);
+
+/* Does any stride leaf carry a basis (coordinate codomain)? */
+int cute_layout_has_basis(const cute_layout *L);
+int cute_layout_equal(const cute_layout *a, const cute_layout *b);
+
+/* Evaluation.  `index` form requires an integral codomain.  The general form
+ * takes any coordinate weakly congruent to the shape (extended domain
+ * allowed) and yields an integer or, for coordinate layouts, a tuple. */
+cute_status cute_layout_eval_index(const cute_layout *L, int64_t index,
+                                   int64_t *out, cute_error *err);
+cute_status cute_layout_eval(const cute_layout *L, const cute_tuple *crd,
+                             cute_tuple *out, cute_error *err);
+
+cute_status cute_layout_size(const cute_layout *L, int64_t *out,
+                             cute_error *err);
+/* cosize = L(size-1) + 1 for an integral codomain. */
+cute_status cute_layout_cosize(const cute_layout *L, int64_t *out,
+                               cute_error *err);
+int cute_layout_rank(const cute_layout *L);
+int cute_layout_depth(const cute_layout *L);
+
+/* Mode manipulation (CuTe names; modes 0-based, ranges half-open [b,e)). */
+cute_status cute_layout_mode(cute_layout *out, const cute_layout *L, int i,
+                             cute_error *err);
+cute_status cute_layout_flatten(cute_layout *out, const cute_layout *L,
+                                cute_error *err);
+cute_status cute_layout_group(cute_layout *out, const cute_layout *L, int b,
+                              int e, cute_error *err);    /* group_modes */
+cute_status cute_layout_take(cute_layout *out, const cute_layout *L, int b,
+                             int e, cute_error *err);
+cute_status cute_layout_select(cute_layout *out, const cute_layout *L,
+                               const int *modes, int n, cute_error *err);
+cute_status cute_layout_append(cute_layout *out, const cute_layout *L,
+                               const cute_layout *x, cute_error *err);
+cute_status cute_layout_prepend(cute_layout *out, const cute_layout *L,
+                                const cute_layout *x, cute_error *err);
+cute_status cute_layout_replace(cute_layout *out, const cute_layout *L, int i,
+                                const cute_layout *x, cute_error *err);
+/* (L0, L1, ..., Ln-1): concatenation (paper 3.1). */
+cute_status cute_layout_concat(cute_layout *out, const cute_layout *const *ls,
+                               int n, cute_error *err);
+
+/* Slicing (paper 2.5.1, Figure 5): `crd` is weakly congruent to the shape
+ * with CUTE_UNDERSCORE leaves marking the kept modes.  `offset` receives
+ * L(c') (an integer tuple, or a coordinate for coordinate layouts) and `out`
+ * the sublayout of the kept modes.  At every level, a group with a single
+ * surviving child is replaced by that child, so A(2,_) of a rank-2 A is mode
+ * 1 itself, exactly as Figure 5 prints. */
+cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
+                              const cute_layout *L, const cute_tuple *crd,
+                              cute_error *err);
+
+/* --------------------------------------------------------------- algebra -- */
+/* Coalesce (paper 3.2): depth <= 1, same size, same values on the integral
+ * domain, minimal rank.  A single remaining mode is returned as an integer
+ * leaf (12:1, not (12):(1)); an all-size-1 layout becomes 1:0 (as CuTe). */
+cute_status cute_coalesce(cute_layout *out, const cute_layout *L,
+                          cute_error *err);
+/* By-mode coalesce: `profile` is a tuple of rank <= rank(L); a leaf of the
+ * profile coalesces that mode whole, a group recurses; extra modes of L are
+ * kept unchanged. */
+cute_status cute_coalesce_profile(cute_layout *out, const cute_layout *L,
+                                  const cute_tuple *profile, cute_error *err);
+/* Replace the shape of every stride-0 mode by 1 (structure kept). */
+cute_status cute_filter_zeros(cute_layout *out, const cute_layout *L,
+                              cute_error *err);
+/* coalesce(filter_zeros(L)): drops stride-0 and size-1 modes. */
+cute_status cute_filter(cute_layout *out, const cute_layout *L,
+                        cute_error *err);
+
+/* Composition R = A o B (paper 3.3): R(c) = A(B(c)) for every c of B, B's
+ * shape is R's.  A is taken on its extended domain; B may have integer or
+ * scaled-basis strides (coordinate case).  Fails with CUTE_EDIVISIBILITY
+ * naming the stride or shape divisibility condition; never truncates. */
+cute_status cute_composition(cute_layout *out, const cute_layout *A,
+                             const cute_layout *B, cute_error *err);
+
+/* A by-mode tiler <T0, T1, ...> (paper 3.3.5). */
+typedef struct cute_tiler {
+  int n;
+  cute_layout mode[CUTE_MAX_TILER];
+} cute_tiler;
+/* (A0 o T0, A1 o T1, ...): modes of A past the tiler are dropped, as CuTe
+ * C++ does; a tiler longer than rank(A) is a CUTE_ERANK error. */
+cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
+                                   const cute_tiler *T, cute_error *err);
+
+/* Complement (paper 3.5): disjoint from A, strictly increasing image; with
+ * cotarget > 0 the pair (A, A*) covers [0, cotarget) (ceil); with cotarget
+ * <= 0 the minimal complement against cosize(A), which keeps its trailing
+ * size-1 mode whose stride marks the end of A's codomain:
+ *   complement((4,8):(1,4)) = 1:32,   complement(4:2, 24) = (2,3):(1,8).
+ * Coordinate layouts get a per-basis complement (Table 7's e-rows). */
+cute_status cute_complement(cute_layout *out, const cute_layout *A,
+                            int64_t cotarget, cute_error *err);
+
+/* Right inverse (3.4.1): largest R with L(R(k)) = k; stride-0 and size-1
+ * modes are skipped.  Left inverse (3.4.3): L(Linv(L(k))) = L(k) on the
+ * image, holes filled by stride-0 modes: left_inverse((4,8):(1,5)) =
+ * (5,8):(1,4).  Coordinate layouts are inverted per basis component. */
+cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
+                               cute_error *err);
+cute_status cute_left_inverse(cute_layout *out, const cute_layout *L,
+                              cute_error *err);
+
+/* Paper 3.4.2: the number of leading elements on which A and B agree
+ * (size of the stride-1 mode of coalesce(A o right_inverse(B))), and the
+ * layout right_inverse(B) restricted to those elements. */
+cute_status cute_max_common_vector(const cute_layout *A, const cute_layout *B,
+                                   int64_t *out, cute_error *err);
+cute_status cute_max_common_layout(cute_layout *out, const cute_layout *A,
+                                   const cute_layout *B, cute_error *err);
+
+/* Recast a layout of old_bits-wide elements to new_bits-wide ones (CuTe's
+ * upcast / downcast); indivisible shapes or strides are an error. */
+cute_status cute_upcast(cute_layout *out, const cute_layout *L, int64_t n,
+                        cute_error *err);
+cute_status cute_downcast(cute_layout *out, const cute_layout *L, int64_t n,
+                          cute_error *err);
+cute_status cute_recast(cute_layout *out, const cute_layout *L,
+                        int64_t old_bits, int64_t new_bits, cute_error *err);
+
+/* -------------------------------------------------------------- swizzles -- */
+/* CuTe's Swizzle<B,M,S>: bits [M+S, M+S+B) are XORed into bits [M, M+B)
+ * (S may be negative: then the high field is [M, M+B) and the low one
+ * [M+S, M+S+B), xored upward).  Requires B >= 0, M >= 0, |S| >= B. */
+typedef struct cute_swizzle { int b, m, s; } cute_swizzle;
+
+cute_status cute_swizzle_make(cute_swizzle *sw, int b, int m, int s,
+                              cute_error *err);
+int64_t cute_swizzle_apply(cute_swizzle sw, int64_t offset);
+
+/* Sw<B,M,S> o offset o layout: c -> sw(offset + layout(c)). */
+typedef struct cute_composed {
+  cute_swizzle sw;
+  int64_t offset;
+  cute_layout layout;
+} cute_composed;
+
+cute_status cute_composed_eval(const cute_composed *C, const cute_tuple *crd,
+                               int64_t *out, cute_error *err);
+cute_status cute_composed_eval_index(const cute_composed *C, int64_t index,
+                                     int64_t *out, cute_error *err);
+cute_status cute_composed_size(const cute_composed *C, int64_t *out,
+                               cute_error *err);
+/* Largest swizzled offset + 1 over the domain. */
+cute_status cute_composed_cosize(const cute_composed *C, int64_t *out,
+                                 cute_error *err);
+/* (Sw o off o L) o B = Sw o off o (L o B). */
+cute_status cute_composed_compose(cute_composed *out, const cute_composed *C,
+                                  const cute_layout *B, cute_error *err);
+
+/* ------------------------------------------------------------------ text -- */
+/* Printers write CuTe's text (no spaces, no `_` of static integers) into
+ * buf (always NUL-terminated when cap > 0) and return the full length, like
+ * snprintf.  Parsers accept everything the printers print, whitespace
+ * anywhere, and seed 002's basis descriptors: "(1@0, 8@1)", "(1/2@0, 4@1)"
+ * (a fraction must reduce to an integer), "(1@0@1)".  A syntax error gives
+ * CUTE_ESYNTAX with err->column (1-based) and the expected token. */
+size_t cute_tuple_print(const cute_tuple *t, char *buf, size_t cap);
+size_t cute_layout_print(const cute_layout *L, char *buf, size_t cap);
+size_t cute_swizzle_print(cute_swizzle sw, char *buf, size_t cap);
+size_t cute_composed_print(const cute_composed *C, char *buf, size_t cap);
+size_t cute_tiler_print(const cute_tiler *T, char *buf, size_t cap);
+
+cute_status cute_tuple_parse(cute_tuple *t, const char *text, cute_error *err);
+/* "(4,8):(1,4)", "8", "(4,8)" (a bare shape: compact column-major). */
+cute_status cute_layout_parse(cute_layout *L, const char *text,
+                              cute_error *err);
+cute_status cute_swizzle_parse(cute_swizzle *sw, const char *text,
+                               cute_error *err);
+cute_status cute_composed_parse(cute_composed *C, const char *text,
+                                cute_error *err);
+cute_status cute_tiler_parse(cute_tiler *T, const char *text, cute_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUTE_H */

@@ -1,0 +1,65 @@
+/*
+ * internal.h -- helpers shared by the algebra's translation units.
+ * Not installed; nothing here is part of the public API.
+ */
+#ifndef CUTE_INTERNAL_H
+#define CUTE_INTERNAL_H
+
+#include "cute.h"
+
+#include <stdarg.h>
+
+/* Checked 64-bit arithmetic: return 0 on success, 1 on overflow. */
+static inline int cute_mul(int64_t a, int64_t b, int64_t *r)
+{
+  return __builtin_mul_overflow(a, b, r);
+}
+static inline int cute_add(int64_t a, int64_t b, int64_t *r)
+{
+  return __builtin_add_overflow(a, b, r);
+}
+static inline int cute_sub(int64_t a, int64_t b, int64_t *r)
+{
+  return __builtin_sub_overflow(a, b, r);
+}
+
+/* Floor division and modulo (the paper's idx2crd on the extended domain uses
+ * mathematical floor for negative indices).  b > 0. */
+static inline int64_t cute_floordiv(int64_t a, int64_t b)
+{
+  int64_t q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+static inline int64_t cute_floormod(int64_t a, int64_t b)
+{
+  int64_t m = a % b;
+  return m < 0 ? m + b : m;
+}
+
+/* Fill `err` (if any) with code and a printf-formatted message; returns code
+ * so callers can `return cute_fail(err, CUTE_EINVAL, "...", ...);`. */
+cute_status cute_fail(cute_error *err, cute_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Same as cute_fail but for an operation on layouts: the message reads
+ * "op(A, B): reason", A and B printed as CuTe text (B may be NULL). */
+cute_status cute_fail_op(cute_error *err, cute_status code, const char *op,
+                         const cute_layout *a, const cute_layout *b,
+                         const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Prefix an existing error message with "op(A, B): " context. */
+void cute_error_context(cute_error *err, const char *op, const cute_layout *a,
+                        const cute_layout *b);
+
+/* Overflow error shorthand. */
+#define CUTE_OVERFLOW(err, what) \
+  cute_fail((err), CUTE_EOVERFLOW, "%s: 64-bit overflow", (what))
+
+#endif /* CUTE_INTERNAL_H */
