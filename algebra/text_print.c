@@ -1,0 +1,178 @@
+/*
+ * text_print.c -- CuTe text of tuples, layouts, swizzles, composed layouts
+ * and tilers (the inverse of text_parse.c).
+ *
+ * The forms are CuTe C++'s print() without the `_` of static integers:
+ *     (4,(2,2))                      tuple: commas, no spaces
+ *     (4,8):(1@0,1@1)                layout with scaled-basis strides
+ *     1@1@0                          E<0,1>: basis indices innermost first
+ *     Sw<3,4,3> o 0 o (8,64):(64,1)  composed layout
+ *     <4:1,8:2>                      by-mode tiler
+ *
+ * Every printer behaves like snprintf: it never writes more than `cap`
+ * bytes, NUL-terminates whenever cap > 0 and returns the length the full
+ * text has, so a caller can size a buffer with a first call of cap 0.
+ * Printers run inside error messages and tostring, so digits are produced
+ * by hand rather than through one snprintf per leaf.
+ */
+#include "cute.h"
+
+#include <string.h>
+
+/* Output cursor: `len` counts every byte the text needs, `buf` receives the
+ * ones that fit while keeping one byte for the terminator. */
+typedef struct text_sink {
+  char *buf;
+  size_t cap;
+  size_t len;
+} text_sink;
+
+static void sink_mem(text_sink *o, const char *s, size_t n)
+{
+  if (o->len + 1 < o->cap) {
+    size_t room = o->cap - 1 - o->len;
+    memcpy(o->buf + o->len, s, n < room ? n : room);
+  }
+  o->len += n;
+}
+
+static void sink_char(text_sink *o, char c)
+{
+  if (o->len + 1 < o->cap)
+    o->buf[o->len] = c;
+  o->len++;
+}
+
+static void sink_str(text_sink *o, const char *s)
+{
+  sink_mem(o, s, strlen(s));
+}
+
+/* Decimal digits of v; INT64_MIN is handled through the unsigned magnitude
+ * so that negation cannot overflow. */
+static void sink_int(text_sink *o, int64_t v)
+{
+  char d[24];
+  size_t n = sizeof d;
+  uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  do {
+    d[--n] = (char)('0' + m % 10);
+    m /= 10;
+  } while (m != 0);
+  if (v < 0)
+    d[--n] = '-';
+  sink_mem(o, d + n, sizeof d - n);
+}
+
+static size_t sink_end(text_sink *o)
+{
+  if (o->cap > 0)
+    o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
+  return o->len;
+}
+
+/* One leaf: `_`, an integer, or a scaled basis v@i@j... whose path (stored
+ * outermost first) is printed innermost first, as CuTe prints E<0,1> as
+ * 1@1@0.  A zero coefficient keeps its basis so the text round-trips. */
+static void sink_leaf(text_sink *o, int64_t v, cute_basis e)
+{
+  int k;
+  if (e == 0 && v == CUTE_UNDERSCORE) {
+    sink_char(o, '_');
+    return;
+  }
+  sink_int(o, v);
+  for (k = CUTE_BASIS_LEN(e) - 1; k >= 0; k--) {
+    sink_char(o, '@');
+    sink_int(o, CUTE_BASIS_AT(e, k));
+  }
+}
+
+/* Walks the token string; a comma goes before any element that follows a
+ * leaf or a closed group. */
+static void sink_tuple(text_sink *o, const cute_tuple *t)
+{
+  int i, leaf = 0;
+  char prev = '(';
+  for (i = 0; i < t->ntok; i++) {
+    char c = t->tok[i];
+    if (c != ')' && prev != '(')
+      sink_char(o, ',');
+    if (c == 'x') {
+      sink_leaf(o, t->v[leaf], t->e[leaf]);
+      leaf++;
+    } else {
+      sink_char(o, c);
+    }
+    prev = c;
+  }
+}
+
+static void sink_layout(text_sink *o, const cute_layout *L)
+{
+  sink_tuple(o, &L->shape);
+  sink_char(o, ':');
+  sink_tuple(o, &L->stride);
+}
+
+static void sink_swizzle(text_sink *o, cute_swizzle sw)
+{
+  sink_str(o, "Sw<");
+  sink_int(o, sw.b);
+  sink_char(o, ',');
+  sink_int(o, sw.m);
+  sink_char(o, ',');
+  sink_int(o, sw.s);
+  sink_char(o, '>');
+}
+
+/* (4,(2,2)) -> "(4,(2,2))", 8 -> "8", (8) -> "(8)", () -> "()". */
+size_t cute_tuple_print(const cute_tuple *t, char *buf, size_t cap)
+{
+  text_sink o = {buf, cap, 0};
+  sink_tuple(&o, t);
+  return sink_end(&o);
+}
+
+/* "(4,8):(1,4)", "8:1", "():()". */
+size_t cute_layout_print(const cute_layout *L, char *buf, size_t cap)
+{
+  text_sink o = {buf, cap, 0};
+  sink_layout(&o, L);
+  return sink_end(&o);
+}
+
+/* "Sw<3,4,3>". */
+size_t cute_swizzle_print(cute_swizzle sw, char *buf, size_t cap)
+{
+  text_sink o = {buf, cap, 0};
+  sink_swizzle(&o, sw);
+  return sink_end(&o);
+}
+
+/* "Sw<3,4,3> o 0 o (8,64):(64,1)". */
+size_t cute_composed_print(const cute_composed *C, char *buf, size_t cap)
+{
+  text_sink o = {buf, cap, 0};
+  sink_swizzle(&o, C->sw);
+  sink_str(&o, " o ");
+  sink_int(&o, C->offset);
+  sink_str(&o, " o ");
+  sink_layout(&o, &C->layout);
+  return sink_end(&o);
+}
+
+/* "<4:1,8:2>"; an empty tiler is "<>". */
+size_t cute_tiler_print(const cute_tiler *T, char *buf, size_t cap)
+{
+  text_sink o = {buf, cap, 0};
+  int i;
+  sink_char(&o, '<');
+  for (i = 0; i < T->n; i++) {
+    if (i > 0)
+      sink_char(&o, ',');
+    sink_layout(&o, &T->mode[i]);
+  }
+  sink_char(&o, '>');
+  return sink_end(&o);
+}
