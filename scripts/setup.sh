@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# setup.sh -- install the Debian 12 packages cutelua needs, and only those
+# that are missing.  Idempotent: a machine that has them all runs no apt at
+# all (no `apt-get update`, no network), so reruns of ./run.sh cost nothing.
+set -euo pipefail
+
+# The list to extend: one Debian package name per word.
+PACKAGES=(
+  build-essential cmake pkg-config   # C toolchain and the build
+  lua5.4 liblua5.4-dev lua-busted    # Lua runtime, headers, spec runner
+  libedit-dev                        # REPL line editing
+  tmux                               # drives the REPL test
+  # later: chromium                  # renders layout pictures
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+    missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "setup: missing ${missing[*]}; run as root or install sudo" >&2
+  exit 1
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
