@@ -1,0 +1,248 @@
+/*
+ * algebra.c -- speed of the layout algebra's hot operations (a benchmark,
+ * never a test: timings depend on the machine and its load).
+ *
+ * For each operation it times one pass over a fixed mix of typical layouts
+ * (<= 8 leaves, some nested: paper examples, TV layouts, tiles with by-mode
+ * tilers), repeats the pass many times, and reports the median ns/op over
+ * several runs, with the slowest single case beside it.  Inputs are parsed
+ * once, outside the timed loops; every result feeds a volatile sink so the
+ * compiler cannot drop the work.
+ *
+ * The binary is linked with -Wl,--wrap=malloc (and calloc, realloc): every
+ * heap allocation made by the algebra's code goes through the counters
+ * below, and the count over all timed loops must be 0.
+ *
+ *   build/bench/algebra        prints the table
+ *   build/bench/algebra -v     also one row per case
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c99 */
+#include "cute.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------ malloc counter -- */
+/* Reserved-looking names are the linker's: --wrap=f binds f to __wrap_f and
+ * __real_f to the libc f. */
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t k, size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t k, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+
+static unsigned long bench_allocs;
+
+void *__wrap_malloc(size_t n) { bench_allocs++; return __real_malloc(n); }
+void *__wrap_calloc(size_t k, size_t n) { bench_allocs++; return __real_calloc(k, n); }
+void *__wrap_realloc(void *p, size_t n) { bench_allocs++; return __real_realloc(p, n); }
+
+/* --------------------------------------------------------------- cases -- */
+/* One input: `a` (a layout), `b` (a layout or a by-mode tiler "<...>", for
+ * composition), `cotarget` (for complement; 0 = minimal complement). */
+typedef struct bench_case {
+  const char *a, *b;
+  int64_t cotarget;
+  cute_layout A, B;
+  cute_tiler T;
+  int tiler;
+} bench_case;
+
+typedef cute_status (*bench_fn)(const bench_case *c, cute_layout *out,
+                                cute_error *err);
+
+static cute_status op_composition(const bench_case *c, cute_layout *out,
+                                  cute_error *err) {
+  return c->tiler ? cute_composition_tiler(out, &c->A, &c->T, err)
+                  : cute_composition(out, &c->A, &c->B, err);
+}
+static cute_status op_complement(const bench_case *c, cute_layout *out,
+                                 cute_error *err) {
+  return cute_complement(out, &c->A, c->cotarget, err);
+}
+static cute_status op_coalesce(const bench_case *c, cute_layout *out,
+                               cute_error *err) {
+  return cute_coalesce(out, &c->A, err);
+}
+static cute_status op_right_inverse(const bench_case *c, cute_layout *out,
+                                    cute_error *err) {
+  return cute_right_inverse(out, &c->A, err);
+}
+static cute_status op_left_inverse(const bench_case *c, cute_layout *out,
+                                   cute_error *err) {
+  return cute_left_inverse(out, &c->A, err);
+}
+
+/* The typical layouts: a paper example, nested tiles, a TV layout, a
+ * row-major tile, a gapped and a stride-0 (broadcast) layout. */
+#define BENCH_LAYOUTS(X)                                                      \
+  X("(4,8):(1,4)") X("((2,2),(4,2)):((1,8),(2,16))")                          \
+  X("(8,(4,2)):(16,(1,128))") X("((4,8),2):((16,1),8)") X("(128,64):(64,1)")  \
+  X("(2,4):(16,1)") X("((2,4),(2,2)):((1,2),(16,8))") X("(3,(2,5)):(10,(1,30))")
+#define BENCH_UNARY(s) {.a = s},
+
+static bench_case coalesce_cases[] = {
+  BENCH_LAYOUTS(BENCH_UNARY)
+  {.a = "(4,1,(2,1),8):(1,0,(4,0),8)"},
+};
+static bench_case right_inverse_cases[] = {
+  BENCH_LAYOUTS(BENCH_UNARY)
+  {.a = "((2,2),(2,4)):((0,1),(0,2))"},
+};
+static bench_case left_inverse_cases[] = {
+  BENCH_LAYOUTS(BENCH_UNARY)
+  {.a = "(4,8):(1,5)"},
+};
+static bench_case complement_cases[] = {
+  BENCH_LAYOUTS(BENCH_UNARY)
+  {.a = "4:2", .cotarget = 24},
+  {.a = "(4,8):(1,16)", .cotarget = 1024},
+  {.a = "(2,2):(1,6)", .cotarget = 48},
+};
+#define BENCH_PAIR(x, y) {.a = x, .b = y},
+static bench_case composition_cases[] = {
+  BENCH_PAIR("(6,2):(8,2)", "(4,3):(3,1)")       /* paper 3.3.3 */
+  BENCH_PAIR("20:2", "(5,4):(4,1)")
+  BENCH_PAIR("(10,2):(16,4)", "(5,4):(1,5)")
+  BENCH_PAIR("((2,2),(4,2)):((1,8),(2,16))", "(4,4):(1,4)")
+  BENCH_PAIR("(8,(4,2)):(16,(1,128))", "(8,8):(1,8)")
+  BENCH_PAIR("(8,8):(8,1)", "((4,8),2):((16,1),8)") /* TV o tile */
+  BENCH_PAIR("(128,64):(64,1)", "<32:1,16:1>")      /* tile of a matrix */
+  BENCH_PAIR("(128,64):(64,1)", "<(4,8):(1,16),(2,8):(1,2)>")
+  BENCH_PAIR("(4,6,8):(1,4,24)", "<2:2,3:1,(2,2):(1,4)>")
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct bench_op {
+  const char *name;
+  bench_fn fn;
+  bench_case *cases;
+  size_t n;
+  double target_ns; /* 0: no target */
+} bench_op;
+
+static bench_op bench_ops[] = {
+  {"composition", op_composition, composition_cases, COUNT(composition_cases), 150},
+  {"complement", op_complement, complement_cases, COUNT(complement_cases), 100},
+  {"coalesce", op_coalesce, coalesce_cases, COUNT(coalesce_cases), 50},
+  {"right_inverse", op_right_inverse, right_inverse_cases, COUNT(right_inverse_cases), 0},
+  {"left_inverse", op_left_inverse, left_inverse_cases, COUNT(left_inverse_cases), 0},
+};
+
+/* ---------------------------------------------------------- the timing -- */
+/* The mix: median of 9 runs of ~20 ms; one case alone: 5 runs of ~5 ms. */
+#define BENCH_RUNS_MAX 9
+
+static volatile int64_t bench_sink;
+static unsigned long bench_timed_allocs;
+
+static double now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* ns per call of one pass of `iters` repetitions over cases [0, n). */
+static double time_pass(bench_fn fn, const bench_case *cases, size_t n,
+                        long iters) {
+  cute_layout out;
+  cute_error err;
+  unsigned long before = bench_allocs;
+  double t0 = now_ns();
+  long i;
+  size_t k;
+  for (i = 0; i < iters; i++)
+    for (k = 0; k < n; k++) {
+      bench_sink += fn(&cases[k], &out, &err);
+      bench_sink += out.stride.v[0];
+    }
+  t0 = now_ns() - t0;
+  bench_timed_allocs += bench_allocs - before;
+  return t0 / ((double)iters * (double)n);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Median ns/op over `nruns` runs, each sized to last about `run_ns`. */
+static double median_ns(bench_fn fn, const bench_case *cases, size_t n,
+                        int nruns, double run_ns) {
+  double runs[BENCH_RUNS_MAX], probe = time_pass(fn, cases, n, 1000);
+  long iters = (long)(run_ns / (probe * (double)n)) + 1;
+  int r;
+  for (r = 0; r < nruns; r++) runs[r] = time_pass(fn, cases, n, iters);
+  qsort(runs, (size_t)nruns, sizeof runs[0], cmp_double);
+  return runs[nruns / 2];
+}
+
+/* Parse every input and run each case once untimed: a benchmark of an
+ * operation that fails would measure the error path, so that is fatal. */
+static int prepare(const bench_op *op, int verbose) {
+  size_t k;
+  char text[256];
+  for (k = 0; k < op->n; k++) {
+    bench_case *c = &op->cases[k];
+    cute_layout out;
+    cute_error err;
+    cute_status s = cute_layout_parse(&c->A, c->a, &err);
+    if (s == CUTE_OK && c->b) {
+      c->tiler = c->b[0] == '<';
+      s = c->tiler ? cute_tiler_parse(&c->T, c->b, &err)
+                   : cute_layout_parse(&c->B, c->b, &err);
+    }
+    if (s == CUTE_OK) s = op->fn(c, &out, &err);
+    if (s != CUTE_OK) {
+      fprintf(stderr, "bench: %s case %s %s: %s\n", op->name, c->a,
+              c->b ? c->b : "", err.msg);
+      return 0;
+    }
+    if (verbose) {
+      cute_layout_print(&out, text, sizeof text);
+      printf("  %-14s %-30s %-28s -> %s\n", op->name, c->a,
+             c->b ? c->b : "", text);
+    }
+  }
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  int verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
+  size_t i, k;
+  int ok = 1;
+  void *volatile probe = malloc(16); /* proves the counter is wired in */
+  free(probe);
+  if (bench_allocs != 1) {
+    fprintf(stderr, "bench: malloc is not wrapped (link with --wrap)\n");
+    return 1;
+  }
+  for (i = 0; i < COUNT(bench_ops); i++) ok &= prepare(&bench_ops[i], verbose);
+  if (!ok) return 1;
+
+  printf("%-14s %6s %12s %10s %8s %6s\n", "operation", "cases", "median ns/op",
+         "worst case", "target", "");
+  for (i = 0; i < COUNT(bench_ops); i++) {
+    const bench_op *op = &bench_ops[i];
+    double mix = median_ns(op->fn, op->cases, op->n, 9, 20e6), worst = 0;
+    for (k = 0; k < op->n; k++) {
+      double one = median_ns(op->fn, &op->cases[k], 1, 5, 5e6);
+      if (one > worst) worst = one;
+      if (verbose) printf("  %-14s %-30s %-28s %8.1f ns\n", op->name,
+                          op->cases[k].a, op->cases[k].b ? op->cases[k].b : "", one);
+    }
+    if (op->target_ns > 0)
+      printf("%-14s %6zu %12.1f %10.1f %8.0f %6s\n", op->name, op->n, mix, worst,
+             op->target_ns, mix <= op->target_ns ? "PASS" : "MISS");
+    else
+      printf("%-14s %6zu %12.1f %10.1f %8s %6s\n", op->name, op->n, mix, worst,
+             "-", "");
+  }
+  printf("heap allocations in timed loops: %lu (expected 0) %s\n",
+         bench_timed_allocs, bench_timed_allocs == 0 ? "PASS" : "MISS");
+  return bench_timed_allocs != 0; /* a rule of algebra/, not a speed */
+}
