@@ -28,8 +28,13 @@ else
   echo "setup: missing ${missing[*]}; run as root or install sudo" >&2
   exit 1
 fi
+# apt's chatter is shown only when a step fails.
+quietly() {
+  local log
+  log=$("$@" 2>&1) || { printf '%s\n' "$log" >&2; echo "setup: failed: $*" >&2; exit 1; }
+}
 echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+quietly "${sudo[@]}" apt-get update -qq
+quietly "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 echo "setup: done"
