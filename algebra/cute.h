@@ -103,6 +103,30 @@ cute_status cute_tuple_push(cute_tuple *t, const cute_tuple *sub,
 cute_status cute_tuple_make(cute_tuple *t, const cute_tuple *const *xs, int n,
                             cute_error *err);
 
+/* dst = src, copying only the used tokens and leaves (not the whole
+ * fixed-capacity struct). */
+void cute_tuple_copy(cute_tuple *dst, const cute_tuple *src);
+
+/* Is t well formed (balanced tokens, one root, leaf count, limits)?  Values
+ * are not checked.  Every tuple made by the builder or the parser is. */
+cute_status cute_tuple_check(const cute_tuple *t, cute_error *err);
+
+/* Where element i of t lies in t's arrays: tokens [tok0, tok1) and leaves
+ * [leaf0, leaf1).  Of an integer, element 0 is the integer itself.
+ * Returns 0, or -1 when i is outside [0, rank(t)). */
+typedef struct cute_span { int tok0, tok1, leaf0, leaf1; } cute_span;
+int cute_tuple_span(const cute_tuple *t, int i, cute_span *sp);
+
+/* The natural coordinate of `crd` (weakly congruent to `shape`), one entry
+ * per leaf of shape in c[]: an integer against a group is that group's
+ * in-mode index, spread colexicographically with the last leaf absorbing
+ * the rest (extended domain).  CUTE_UNDERSCORE leaves give 0 when
+ * allow_underscore, CUTE_EINVAL otherwise; a mismatch is CUTE_ERANK.
+ *   ((2,2),(4,2)) at (2,5) -> c = {0,1,1,1} */
+cute_status cute_tuple_natural(int64_t *c, const cute_tuple *crd,
+                               const cute_tuple *shape, int allow_underscore,
+                               cute_error *err);
+
 int cute_tuple_is_int(const cute_tuple *t);        /* depth 0           */
 int cute_tuple_rank(const cute_tuple *t);          /* 1 for an integer  */
 int cute_tuple_depth(const cute_tuple *t);

@@ -1,0 +1,382 @@
+/*
+ * layout.c -- layouts S:D (paper 2.4): construction, size, cosize and
+ * evaluation, integral and on coordinate (scaled-basis) codomains.
+ *
+ * Evaluation works on the flat leaf arrays: an integral index i is spread
+ * over the shape's leaves colexicographically with the last leaf absorbing
+ * the overflow, which is exactly the hierarchical idx2crd on the extended
+ * domain (floor division composes: floor(floor(i/a)/b) = floor(i/(ab))).
+ *   ((2,2),(4,2)):((1,8),(2,16)) at 22: c = {0,1,1,1}, L = 8+2+16 = 26.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* --------------------------------------------------------- construction -- */
+
+/* Shape leaves are positive integers; stride leaves are integers or scaled
+ * bases; neither may hold the slice marker. */
+static cute_status check_leaves(const cute_layout *L, const char *op,
+                                cute_error *err)
+{
+  int k;
+  for (k = 0; k < L->shape.nleaf; k++) {
+    if (L->shape.e[k] != 0 || L->shape.v[k] <= 0)
+      return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
+                          "shape leaf %d is not a positive integer", k);
+    if (L->stride.v[k] == CUTE_UNDERSCORE)
+      return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
+                          "stride leaf %d is the slice marker _", k);
+  }
+  return CUTE_OK;
+}
+
+cute_status cute_layout_make(cute_layout *L, const cute_tuple *shape,
+                             const cute_tuple *stride, cute_error *err)
+{
+  cute_status st;
+  if ((st = cute_tuple_check(shape, err)) ||
+      (st = cute_tuple_check(stride, err)))
+    return st;
+  cute_tuple_copy(&L->shape, shape);
+  cute_tuple_copy(&L->stride, stride);
+  if (!cute_congruent(shape, stride))
+    return cute_fail_op(err, CUTE_ERANK, "make_layout", L, NULL,
+                        "shape and stride are not congruent");
+  return check_leaves(L, "make_layout", err);
+}
+
+/* Compact strides: exclusive prefix products of the leaves, walked forward
+ * (column-major) or backward (row-major). */
+static cute_status compact(cute_layout *L, const cute_tuple *shape, int right,
+                           const char *op, cute_error *err)
+{
+  int k, n = shape->nleaf;
+  int64_t p = 1;
+  cute_status st = cute_tuple_check(shape, err);
+  if (st) return st;
+  cute_tuple_copy(&L->shape, shape);
+  cute_tuple_copy(&L->stride, shape);
+  memset(L->stride.e, 0, n * sizeof L->stride.e[0]);
+  for (k = 0; k < n; k++) {
+    int j = right ? n - 1 - k : k;
+    if (shape->e[j] != 0 || shape->v[j] <= 0)
+      return check_leaves(L, op, err);
+    L->stride.v[j] = p;
+    if (k + 1 < n && cute_mul(p, shape->v[j], &p))
+      return cute_fail_op(err, CUTE_EOVERFLOW, op, L, NULL,
+                          "64-bit overflow of the compact strides");
+  }
+  return CUTE_OK;
+}
+
+cute_status cute_layout_left(cute_layout *L, const cute_tuple *shape,
+                             cute_error *err)
+{
+  return compact(L, shape, 0, "make_layout", err);
+}
+
+cute_status cute_layout_right(cute_layout *L, const cute_tuple *shape,
+                              cute_error *err)
+{
+  return compact(L, shape, 1, "make_layout_right", err);
+}
+
+/* Stride of each leaf is 1@path, path = the leaf's position in the shape
+ * tree, outermost index first (an integer shape is the path (0)). */
+cute_status cute_layout_identity(cute_layout *L, const cute_tuple *shape,
+                                 cute_error *err)
+{
+  int idx[CUTE_MAX_DEPTH + 1] = {0};
+  int p, d = 0, leaf = 0;
+  cute_status st = cute_layout_left(L, shape, err);
+  if (st) return st;
+  if (cute_tuple_is_int(shape)) {
+    L->stride.e[0] = CUTE_BASIS1(0);
+    return CUTE_OK;
+  }
+  for (p = 0; p < shape->ntok; p++) {
+    char c = shape->tok[p];
+    if (c == '(') {
+      idx[++d] = 0;
+    } else if (c == ')') {
+      idx[--d]++;
+    } else {
+      cute_basis e = (cute_basis)d;
+      int k;
+      if (d > CUTE_MAX_BASIS_DEPTH)
+        return cute_fail_op(err, CUTE_ELIMIT, "make_identity_layout", L, NULL,
+                            "shape deeper than %d basis levels",
+                            CUTE_MAX_BASIS_DEPTH);
+      for (k = 1; k <= d; k++)
+        e |= (cute_basis)idx[k] << (8 * k);
+      L->stride.v[leaf] = 1;
+      L->stride.e[leaf++] = e;
+      idx[d]++;
+    }
+  }
+  return CUTE_OK;
+}
+
+/* ------------------------------------------------------------ properties -- */
+
+int cute_layout_has_basis(const cute_layout *L)
+{
+  int k;
+  for (k = 0; k < L->stride.nleaf; k++)
+    if (L->stride.e[k] != 0) return 1;
+  return 0;
+}
+
+int cute_layout_equal(const cute_layout *a, const cute_layout *b)
+{
+  return cute_tuple_equal(&a->shape, &b->shape) &&
+         cute_tuple_equal(&a->stride, &b->stride);
+}
+
+int cute_layout_rank(const cute_layout *L)
+{
+  return cute_tuple_rank(&L->shape);
+}
+
+int cute_layout_depth(const cute_layout *L)
+{
+  return cute_tuple_depth(&L->shape);
+}
+
+cute_status cute_layout_size(const cute_layout *L, int64_t *out,
+                             cute_error *err)
+{
+  int k;
+  int64_t p = 1;
+  for (k = 0; k < L->shape.nleaf; k++)
+    if (cute_mul(p, L->shape.v[k], &p))
+      return cute_fail_op(err, CUTE_EOVERFLOW, "size", L, NULL,
+                          "64-bit overflow");
+  *out = p;
+  return CUTE_OK;
+}
+
+/* ------------------------------------------------------------ evaluation -- */
+
+static cute_status not_integral(const cute_layout *L, const char *op,
+                                cute_error *err)
+{
+  return cute_fail_op(err, CUTE_ECODOMAIN, op, L, NULL,
+                      "needs an integral codomain (strides are bases)");
+}
+
+cute_status cute_layout_eval_index(const cute_layout *L, int64_t index,
+                                   int64_t *out, cute_error *err)
+{
+  const int64_t *s = L->shape.v, *d = L->stride.v;
+  const cute_basis *e = L->stride.e;
+  int k, n = L->shape.nleaf;
+  int64_t r = 0, c, t;
+  if (n > CUTE_MAX_LEAVES || L->stride.nleaf != n)
+    return cute_fail(err, CUTE_EINVAL, "layout: malformed (leaf counts)");
+  for (k = 0; k < n; k++) {
+    if (e[k] != 0) return not_integral(L, "layout", err);
+    if (k == n - 1) {
+      c = index;
+    } else if (s[k] <= 0) {
+      return check_leaves(L, "layout", err);
+    } else if (index >= 0) {
+      c = index % s[k];
+      index /= s[k];
+    } else {
+      c = cute_floormod(index, s[k]);
+      index = cute_floordiv(index, s[k]);
+    }
+    if (cute_mul(c, d[k], &t) || cute_add(r, t, &r))
+      return cute_fail_op(err, CUTE_EOVERFLOW, "layout", L, NULL,
+                          "64-bit overflow at index %lld", (long long)index);
+  }
+  *out = r;
+  return CUTE_OK;
+}
+
+/* One scaled-basis contribution: amount a along basis path e. */
+typedef struct basis_term { cute_basis e; int64_t a; } basis_term;
+
+static int has_prefix(cute_basis e, cute_basis prefix, int len)
+{
+  int k;
+  if (CUTE_BASIS_LEN(e) < len) return 0;
+  for (k = 0; k < len; k++)
+    if (CUTE_BASIS_AT(e, k) != CUTE_BASIS_AT(prefix, k)) return 0;
+  return 1;
+}
+
+/* Appends to `out` the value at basis path `prefix` (length len): a leaf
+ * summing the terms whose path is exactly prefix, a group over the next
+ * index when longer paths extend it, 0 when none does. */
+static cute_status build_value(cute_tuple *out, const basis_term *t, int n,
+                               cute_basis prefix, int len, cute_error *err)
+{
+  int k, exact = 0, width = 0;
+  int64_t sum = 0;
+  cute_status st;
+  for (k = 0; k < n; k++) {
+    if (!has_prefix(t[k].e, prefix, len)) continue;
+    if (CUTE_BASIS_LEN(t[k].e) == len) {
+      exact = 1;
+      if (cute_add(sum, t[k].a, &sum))
+        return CUTE_OVERFLOW(err, "layout");
+    } else if (CUTE_BASIS_AT(t[k].e, len) + 1 > width) {
+      width = CUTE_BASIS_AT(t[k].e, len) + 1;
+    }
+  }
+  if (exact && width > 0)
+    return cute_fail(err, CUTE_ECODOMAIN, "layout: a basis is used both as "
+                     "a coordinate and as a group of coordinates");
+  if (width == 0) return cute_tuple_leaf(out, sum, 0, err);
+  if ((st = cute_tuple_open(out, err))) return st;
+  for (k = 0; k < width; k++) {
+    cute_basis sub = (prefix & ~(cute_basis)0xffu) | (cute_basis)(len + 1) |
+                     ((cute_basis)k << (8 * (len + 1)));
+    if ((st = build_value(out, t, n, sub, len + 1, err))) return st;
+  }
+  return cute_tuple_close(out, err);
+}
+
+/* out = inner_product(c, stride): an integer leaf, or for coordinate
+ * layouts the tuple whose profile the basis paths spell; integer strides
+ * other than 0 cannot be added to a coordinate. */
+static cute_status inner_product(cute_tuple *out, const int64_t *c,
+                                 const cute_layout *L, cute_error *err)
+{
+  basis_term terms[CUTE_MAX_LEAVES];
+  int k, nt = 0, n = L->stride.nleaf;
+  int64_t r = 0, x;
+  cute_status st;
+  for (k = 0; k < n; k++) {
+    if (cute_mul(c[k], L->stride.v[k], &x))
+      return cute_fail_op(err, CUTE_EOVERFLOW, "layout", L, NULL,
+                          "64-bit overflow");
+    if (L->stride.e[k] != 0) {
+      terms[nt].e = L->stride.e[k];
+      terms[nt++].a = x;
+    } else if (cute_add(r, x, &r)) {
+      return cute_fail_op(err, CUTE_EOVERFLOW, "layout", L, NULL,
+                          "64-bit overflow");
+    }
+  }
+  if (nt == 0) return cute_tuple_int(out, r);
+  for (k = 0; k < n; k++)
+    if (L->stride.e[k] == 0 && L->stride.v[k] != 0)
+      return cute_fail_op(err, CUTE_ECODOMAIN, "layout", L, NULL,
+                          "integer stride %lld mixed with basis strides",
+                          (long long)L->stride.v[k]);
+  cute_tuple_clear(out);
+  if ((st = build_value(out, terms, nt, 0, 0, err)))
+    cute_error_context(err, "layout", L, NULL);
+  return st;
+}
+
+cute_status cute_layout_eval(const cute_layout *L, const cute_tuple *crd,
+                             cute_tuple *out, cute_error *err)
+{
+  int64_t c[CUTE_MAX_LEAVES];
+  cute_status st;
+  if (L->shape.nleaf > CUTE_MAX_LEAVES)
+    return cute_fail(err, CUTE_EINVAL, "layout: malformed (leaf counts)");
+  if ((st = cute_tuple_natural(c, crd, &L->shape, 0, err))) {
+    cute_error_context(err, "layout", L, NULL);
+    return st;
+  }
+  return inner_product(out, c, L, err);
+}
+
+cute_status cute_layout_cosize(const cute_layout *L, int64_t *out,
+                               cute_error *err)
+{
+  int64_t n = 1, last;
+  cute_status st;
+  if (cute_layout_has_basis(L)) return not_integral(L, "cosize", err);
+  if ((st = cute_layout_size(L, &n, err)) ||
+      (st = cute_layout_eval_index(L, n - 1, &last, err)))
+    return st;
+  if (cute_add(last, 1, out))
+    return cute_fail_op(err, CUTE_EOVERFLOW, "cosize", L, NULL,
+                        "64-bit overflow");
+  return CUTE_OK;
+}
+
+/* ---------------------------------------------------------------- slice -- */
+
+/* Appends to `out` what survives of the element of L at shape token *ps
+ * under the coordinate element at crd token *pc (paper Figure 5): all of it
+ * for `_`, nothing for an integer, and for a group its surviving children,
+ * a single one replacing the group.  Returns whether anything survived.
+ * The coordinate is known weakly congruent, so the walks stay in step. */
+static int slice_elem(cute_layout *out, const cute_tuple *crd,
+                      const cute_layout *L, int *pc, int *lc, int *ps,
+                      int *ls)
+{
+  int kept = 0;
+  if (crd->tok[*pc] == 'x') {
+    int k, n, q = *ps;
+    int depth = 0;
+    do {
+      char t = L->shape.tok[q++];
+      depth += t == '(' ? 1 : t == ')' ? -1 : 0;
+    } while (depth > 0);
+    n = 0;
+    for (k = *ps; k < q; k++) n += L->shape.tok[k] == 'x';
+    if (crd->v[*lc] == CUTE_UNDERSCORE) {
+      memcpy(out->shape.tok + out->shape.ntok, L->shape.tok + *ps, q - *ps);
+      out->shape.ntok = (uint8_t)(out->shape.ntok + q - *ps);
+      for (k = 0; k < n; k++) {
+        out->shape.v[out->shape.nleaf] = L->shape.v[*ls + k];
+        out->shape.e[out->shape.nleaf] = 0;
+        out->stride.v[out->shape.nleaf] = L->stride.v[*ls + k];
+        out->stride.e[out->shape.nleaf++] = L->stride.e[*ls + k];
+      }
+      kept = 1;
+    }
+    ++*pc; ++*lc; *ps = q; *ls += n;
+  } else {
+    int start = out->shape.ntok;
+    ++*pc; ++*ps;
+    while (crd->tok[*pc] != ')')
+      kept += slice_elem(out, crd, L, pc, lc, ps, ls);
+    ++*pc; ++*ps;
+    if (kept > 1) {
+      char *t = out->shape.tok;
+      memmove(t + start + 1, t + start, out->shape.ntok - start);
+      t[start] = '(';
+      t[out->shape.ntok + 1] = ')';
+      out->shape.ntok = (uint8_t)(out->shape.ntok + 2);
+    }
+  }
+  return kept > 0;
+}
+
+cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
+                              const cute_layout *L, const cute_tuple *crd,
+                              cute_error *err)
+{
+  int64_t c[CUTE_MAX_LEAVES];
+  int pc = 0, lc = 0, ps = 0, ls = 0;
+  cute_layout r;
+  cute_status st;
+  if ((st = cute_tuple_check(crd, err)) ||
+      (st = cute_tuple_natural(c, crd, &L->shape, 1, err))) {
+    cute_error_context(err, "slice", L, NULL);
+    return st;
+  }
+  if ((st = inner_product(offset, c, L, err))) return st;
+  r.shape.ntok = r.shape.nleaf = 0;
+  if (!slice_elem(&r, crd, L, &pc, &lc, &ps, &ls)) {
+    r.shape.tok[0] = '(';
+    r.shape.tok[1] = ')';
+    r.shape.ntok = 2;
+  }
+  r.stride.ntok = r.shape.ntok;
+  r.stride.nleaf = r.shape.nleaf;
+  memcpy(r.stride.tok, r.shape.tok, r.shape.ntok);
+  cute_tuple_copy(&out->shape, &r.shape);
+  cute_tuple_copy(&out->stride, &r.stride);
+  return CUTE_OK;
+}

@@ -1,0 +1,464 @@
+/*
+ * tuple.c -- HTuples stored flat (see cute.h): the builder, access, the
+ * relations of paper section 2 and the coordinate maps idx2crd / crd2idx.
+ *
+ * A tuple is a token string over '(' ')' 'x' plus its leaves in order, so
+ * most operations are one left-to-right walk over tokens.  Walks are bounded
+ * by ntok, so even a hand-made malformed tuple cannot make them read past
+ * the arrays; cute_tuple_check is the full structural test.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------- helpers -- */
+
+/* Token index just past the element that starts at token p; *nleaf gets
+ * its leaf count.  For a malformed string it stops at `ntok`. */
+static int skip_elem(const cute_tuple *t, int p, int *nleaf)
+{
+  int depth = 0, n = 0;
+  do {
+    char c = t->tok[p++];
+    if (c == '(') depth++;
+    else if (c == ')') depth--;
+    else n++;
+  } while (depth > 0 && p < t->ntok);
+  *nleaf = n;
+  return p;
+}
+
+/* Current nesting depth of a tuple under construction. */
+static int open_depth(const cute_tuple *t)
+{
+  int i, d = 0;
+  for (i = 0; i < t->ntok; i++)
+    d += t->tok[i] == '(' ? 1 : t->tok[i] == ')' ? -1 : 0;
+  return d;
+}
+
+static int tok_depth(const char *tok, int ntok)
+{
+  int i, d = 0, m = 0;
+  for (i = 0; i < ntok; i++) {
+    if (tok[i] == '(') { if (++d > m) m = d; }
+    else if (tok[i] == ')') d--;
+  }
+  return m;
+}
+
+static const char *tuple_text(const cute_tuple *t, char *buf, size_t cap)
+{
+  cute_tuple_print(t, buf, cap);
+  return buf;
+}
+
+/* A basis path is valid when its length is at most CUTE_MAX_BASIS_DEPTH,
+ * its indices at most CUTE_MAX_BASIS_INDEX and its unused bytes zero (so
+ * that equal paths compare equal as integers). */
+static int basis_valid(cute_basis e)
+{
+  int k, len = CUTE_BASIS_LEN(e);
+  if (len > CUTE_MAX_BASIS_DEPTH) return 0;
+  for (k = 0; k < len; k++)
+    if (CUTE_BASIS_AT(e, k) > CUTE_MAX_BASIS_INDEX) return 0;
+  return len == CUTE_MAX_BASIS_DEPTH || (e >> (8 * (len + 1))) == 0;
+}
+
+/* ------------------------------------------------------------- builder -- */
+
+void cute_tuple_clear(cute_tuple *t)
+{
+  t->ntok = 0;
+  t->nleaf = 0;
+}
+
+cute_status cute_tuple_int(cute_tuple *t, int64_t v)
+{
+  t->ntok = 1;
+  t->nleaf = 1;
+  t->tok[0] = 'x';
+  t->v[0] = v;
+  t->e[0] = 0;
+  return CUTE_OK;
+}
+
+/* A new element may start when the tuple is empty or a group is open.  The
+ * ')' of every open group is reserved, so a tuple can always be closed. */
+static cute_status can_add(const cute_tuple *t, int ntok, int nleaf,
+                           int depth, cute_error *err)
+{
+  int d = open_depth(t);
+  if (t->ntok > 0 && d == 0)
+    return cute_fail(err, CUTE_EINVAL,
+                     "tuple builder: element after a complete tuple");
+  if (t->ntok + ntok + d > CUTE_MAX_TOKENS)
+    return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d tokens",
+                     CUTE_MAX_TOKENS);
+  if (t->nleaf + nleaf > CUTE_MAX_LEAVES)
+    return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d leaves",
+                     CUTE_MAX_LEAVES);
+  if (d + depth > CUTE_MAX_DEPTH)
+    return cute_fail(err, CUTE_ELIMIT, "tuple: depth above %d",
+                     CUTE_MAX_DEPTH);
+  return CUTE_OK;
+}
+
+cute_status cute_tuple_open(cute_tuple *t, cute_error *err)
+{
+  cute_status st = can_add(t, 2, 0, 1, err);
+  if (st) return st;
+  t->tok[t->ntok++] = '(';
+  return CUTE_OK;
+}
+
+cute_status cute_tuple_close(cute_tuple *t, cute_error *err)
+{
+  if (open_depth(t) <= 0)
+    return cute_fail(err, CUTE_EINVAL, "tuple builder: ')' without '('");
+  t->tok[t->ntok++] = ')';
+  return CUTE_OK;
+}
+
+cute_status cute_tuple_leaf(cute_tuple *t, int64_t v, cute_basis e,
+                            cute_error *err)
+{
+  cute_status st = can_add(t, 1, 1, 0, err);
+  if (st) return st;
+  if (!basis_valid(e))
+    return cute_fail(err, CUTE_ELIMIT,
+                     "tuple: basis path deeper than %d or index above %d",
+                     CUTE_MAX_BASIS_DEPTH, CUTE_MAX_BASIS_INDEX);
+  t->tok[t->ntok++] = 'x';
+  t->v[t->nleaf] = v;
+  t->e[t->nleaf++] = e;
+  return CUTE_OK;
+}
+
+cute_status cute_tuple_push(cute_tuple *t, const cute_tuple *sub,
+                            cute_error *err)
+{
+  cute_status st;
+  if (open_depth(t) == 0)
+    return cute_fail(err, CUTE_EINVAL, "tuple builder: push outside a group");
+  if ((st = cute_tuple_check(sub, err))) return st;
+  st = can_add(t, sub->ntok, sub->nleaf,
+               tok_depth(sub->tok, sub->ntok), err);
+  if (st) return st;
+  memcpy(t->tok + t->ntok, sub->tok, sub->ntok);
+  memcpy(t->v + t->nleaf, sub->v, sub->nleaf * sizeof t->v[0]);
+  memcpy(t->e + t->nleaf, sub->e, sub->nleaf * sizeof t->e[0]);
+  t->ntok += sub->ntok;
+  t->nleaf += sub->nleaf;
+  return CUTE_OK;
+}
+
+cute_status cute_tuple_make(cute_tuple *t, const cute_tuple *const *xs, int n,
+                            cute_error *err)
+{
+  int i;
+  cute_status st;
+  cute_tuple_clear(t);
+  if ((st = cute_tuple_open(t, err))) return st;
+  for (i = 0; i < n; i++)
+    if ((st = cute_tuple_push(t, xs[i], err))) return st;
+  return cute_tuple_close(t, err);
+}
+
+/* -------------------------------------------------------------- access -- */
+
+cute_status cute_tuple_check(const cute_tuple *t, cute_error *err)
+{
+  int i, d = 0, m = 0, n = 0;
+  if (t->ntok > CUTE_MAX_TOKENS || t->nleaf > CUTE_MAX_LEAVES)
+    return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d tokens or %d "
+                     "leaves", CUTE_MAX_TOKENS, CUTE_MAX_LEAVES);
+  for (i = 0; i < t->ntok; i++) {
+    char c = t->tok[i];
+    if (c == '(') { if (++d > m) m = d; }
+    else if (c == ')') d--;
+    else if (c == 'x') n++;
+    else d = -1;
+    /* Exactly one root: nothing may follow the point where depth is 0. */
+    if (d < 0 || (d == 0 && i != t->ntok - 1)) break;
+  }
+  if (t->ntok == 0 || i != t->ntok || d != 0 || n != t->nleaf)
+    return cute_fail(err, CUTE_EINVAL, "tuple: malformed token string");
+  if (m > CUTE_MAX_DEPTH)
+    return cute_fail(err, CUTE_ELIMIT, "tuple: depth above %d",
+                     CUTE_MAX_DEPTH);
+  for (i = 0; i < n; i++)
+    if (!basis_valid(t->e[i]))
+      return cute_fail(err, CUTE_ELIMIT, "tuple: invalid basis path");
+  return CUTE_OK;
+}
+
+int cute_tuple_is_int(const cute_tuple *t)
+{
+  return t->ntok == 1 && t->tok[0] == 'x';
+}
+
+int cute_tuple_rank(const cute_tuple *t)
+{
+  int p = 1, r = 0, n;
+  if (t->ntok == 0 || t->tok[0] != '(') return 1;
+  while (p < t->ntok && t->tok[p] != ')') {
+    p = skip_elem(t, p, &n);
+    r++;
+  }
+  return r;
+}
+
+int cute_tuple_depth(const cute_tuple *t)
+{
+  return tok_depth(t->tok, t->ntok);
+}
+
+int cute_tuple_equal(const cute_tuple *a, const cute_tuple *b)
+{
+  return a->ntok == b->ntok && a->nleaf == b->nleaf &&
+         memcmp(a->tok, b->tok, a->ntok) == 0 &&
+         memcmp(a->v, b->v, a->nleaf * sizeof a->v[0]) == 0 &&
+         memcmp(a->e, b->e, a->nleaf * sizeof a->e[0]) == 0;
+}
+
+int cute_tuple_span(const cute_tuple *t, int i, cute_span *sp)
+{
+  int p = 1, leaf = 0, n, k;
+  if (i < 0 || t->ntok == 0) return -1;
+  if (t->tok[0] != '(') {
+    if (i != 0) return -1;
+    sp->tok0 = 0; sp->tok1 = 1; sp->leaf0 = 0; sp->leaf1 = 1;
+    return 0;
+  }
+  for (k = 0; p < t->ntok && t->tok[p] != ')'; k++) {
+    int q = skip_elem(t, p, &n);
+    if (k == i) {
+      sp->tok0 = p; sp->tok1 = q; sp->leaf0 = leaf; sp->leaf1 = leaf + n;
+      return 0;
+    }
+    p = q;
+    leaf += n;
+  }
+  return -1;
+}
+
+void cute_tuple_copy(cute_tuple *dst, const cute_tuple *src)
+{
+  dst->ntok = src->ntok;
+  dst->nleaf = src->nleaf;
+  memcpy(dst->tok, src->tok, src->ntok);
+  memcpy(dst->v, src->v, src->nleaf * sizeof src->v[0]);
+  memcpy(dst->e, src->e, src->nleaf * sizeof src->e[0]);
+}
+
+/* out = the sub-tuple of t covered by sp (out != t). */
+static void copy_span(cute_tuple *out, const cute_tuple *t, const cute_span *sp)
+{
+  int nl = sp->leaf1 - sp->leaf0;
+  out->ntok = (uint8_t)(sp->tok1 - sp->tok0);
+  out->nleaf = (uint8_t)nl;
+  memcpy(out->tok, t->tok + sp->tok0, out->ntok);
+  memcpy(out->v, t->v + sp->leaf0, nl * sizeof t->v[0]);
+  memcpy(out->e, t->e + sp->leaf0, nl * sizeof t->e[0]);
+}
+
+cute_status cute_tuple_mode(cute_tuple *out, const cute_tuple *t, int i,
+                            cute_error *err)
+{
+  cute_span sp;
+  if (cute_tuple_span(t, i, &sp) != 0) {
+    char b[256];
+    return cute_fail(err, CUTE_ERANK, "mode(%s, %d): index out of range "
+                     "[0,%d)", tuple_text(t, b, sizeof b), i,
+                     cute_tuple_rank(t));
+  }
+  if (out == t) {
+    cute_tuple tmp;
+    copy_span(&tmp, t, &sp);
+    *out = tmp;
+  } else {
+    copy_span(out, t, &sp);
+  }
+  return CUTE_OK;
+}
+
+cute_status cute_tuple_flatten(cute_tuple *out, const cute_tuple *t)
+{
+  int n = t->nleaf;
+  if (out != t) {
+    memcpy(out->v, t->v, n * sizeof t->v[0]);
+    memcpy(out->e, t->e, n * sizeof t->e[0]);
+  }
+  out->nleaf = (uint8_t)n;
+  if (cute_tuple_is_int(t)) {
+    out->ntok = 1;
+    out->tok[0] = 'x';
+    return CUTE_OK;
+  }
+  out->tok[0] = '(';
+  memset(out->tok + 1, 'x', n);
+  out->tok[n + 1] = ')';
+  out->ntok = (uint8_t)(n + 2);
+  return CUTE_OK;
+}
+
+/* Product (or sum) of integer leaves; a basis leaf has no integer value. */
+static cute_status fold_leaves(const cute_tuple *t, int64_t *out, int mul,
+                               cute_error *err)
+{
+  int i;
+  int64_t r = mul;
+  char b[256];
+  for (i = 0; i < t->nleaf; i++) {
+    if (t->e[i] != 0 || t->v[i] == CUTE_UNDERSCORE)
+      return cute_fail(err, CUTE_EINVAL, "%s(%s): leaf %d is not an integer",
+                       mul ? "size" : "sum", tuple_text(t, b, sizeof b), i);
+    if (mul ? cute_mul(r, t->v[i], &r) : cute_add(r, t->v[i], &r))
+      return cute_fail(err, CUTE_EOVERFLOW, "%s(%s): 64-bit overflow",
+                       mul ? "size" : "sum", tuple_text(t, b, sizeof b));
+  }
+  *out = r;
+  return CUTE_OK;
+}
+
+cute_status cute_tuple_size(const cute_tuple *t, int64_t *out, cute_error *err)
+{
+  return fold_leaves(t, out, 1, err);
+}
+
+cute_status cute_tuple_sum(const cute_tuple *t, int64_t *out, cute_error *err)
+{
+  return fold_leaves(t, out, 0, err);
+}
+
+/* ----------------------------------------------------------- relations -- */
+
+int cute_congruent(const cute_tuple *a, const cute_tuple *b)
+{
+  return a->ntok == b->ntok && memcmp(a->tok, b->tok, a->ntok) == 0;
+}
+
+/* Lockstep walk of a against b where a leaf of a may stand for a whole
+ * element of b.  With `sizes`, each such leaf must equal the product of
+ * that element's leaves (compatibility, Definition 2.7); otherwise only
+ * the profiles are compared (weak congruence, Definition 2.4). */
+static int refines(const cute_tuple *a, const cute_tuple *b, int sizes)
+{
+  int pa = 0, pb = 0, la = 0, lb = 0;
+  while (pa < a->ntok && pb < b->ntok) {
+    char ta = a->tok[pa], tb = b->tok[pb];
+    if (ta == 'x') {
+      int n, q;
+      if (tb == ')') return 0;
+      q = skip_elem(b, pb, &n);
+      if (sizes) {
+        int64_t p = 1;
+        int k;
+        for (k = lb; k < lb + n; k++)
+          if (cute_mul(p, b->v[k], &p)) return 0;
+        if (p != a->v[la]) return 0;
+      }
+      pa++; la++; pb = q; lb += n;
+    } else if (ta != tb) {
+      return 0;
+    } else {
+      pa++; pb++;
+    }
+  }
+  return pa == a->ntok && pb == b->ntok;
+}
+
+int cute_weakly_congruent(const cute_tuple *a, const cute_tuple *b)
+{
+  return refines(a, b, 0);
+}
+
+int cute_compatible(const cute_tuple *a, const cute_tuple *b)
+{
+  return refines(a, b, 1);
+}
+
+/* ----------------------------------------------------- coordinate maps -- */
+
+/* c[0..n) = idx spread colexicographically over shape leaves s[0..n), the
+ * last one absorbing the rest (floor division: negative indices too). */
+static cute_status spread(int64_t *c, int64_t idx, const int64_t *s, int n,
+                          cute_error *err)
+{
+  int k;
+  for (k = 0; k < n - 1; k++) {
+    if (s[k] <= 0)
+      return cute_fail(err, CUTE_EINVAL, "shape leaf %lld is not positive",
+                       (long long)s[k]);
+    c[k] = cute_floormod(idx, s[k]);
+    idx = cute_floordiv(idx, s[k]);
+  }
+  if (n > 0) c[n - 1] = idx;
+  return CUTE_OK;
+}
+
+cute_status cute_tuple_natural(int64_t *c, const cute_tuple *crd,
+                               const cute_tuple *shape, int allow_underscore,
+                               cute_error *err)
+{
+  int pc = 0, ps = 0, lc = 0, ls = 0, n, q;
+  char b1[256], b2[256];
+  cute_status st;
+  while (pc < crd->ntok && ps < shape->ntok) {
+    char tc = crd->tok[pc], ts = shape->tok[ps];
+    if (tc == 'x' && ts != ')') {
+      int64_t v = crd->v[lc];
+      if (crd->e[lc] != 0)
+        goto bad_leaf;
+      if (v == CUTE_UNDERSCORE) {
+        if (!allow_underscore) goto bad_leaf;
+        v = 0;
+      }
+      q = skip_elem(shape, ps, &n);
+      if ((st = spread(c + ls, v, shape->v + ls, n, err))) return st;
+      pc++; lc++; ps = q; ls += n;
+    } else if (tc != ts) {
+      break;
+    } else {
+      pc++; ps++;
+    }
+  }
+  if (pc == crd->ntok && ps == shape->ntok) return CUTE_OK;
+  return cute_fail(err, CUTE_ERANK, "coordinate %s is not weakly congruent "
+                   "to shape %s", tuple_text(crd, b1, sizeof b1),
+                   tuple_text(shape, b2, sizeof b2));
+bad_leaf:
+  return cute_fail(err, CUTE_EINVAL, "coordinate %s: leaf %d is not an "
+                   "integer", tuple_text(crd, b1, sizeof b1), lc);
+}
+
+cute_status cute_idx2crd(cute_tuple *crd, int64_t idx, const cute_tuple *shape,
+                         cute_error *err)
+{
+  cute_status st = cute_tuple_check(shape, err);
+  if (st) return st;
+  if ((st = spread(crd->v, idx, shape->v, shape->nleaf, err))) return st;
+  memset(crd->e, 0, shape->nleaf * sizeof crd->e[0]);
+  memcpy(crd->tok, shape->tok, shape->ntok);
+  crd->ntok = shape->ntok;
+  crd->nleaf = shape->nleaf;
+  return CUTE_OK;
+}
+
+cute_status cute_crd2idx(int64_t *idx, const cute_tuple *crd,
+                         const cute_tuple *shape, cute_error *err)
+{
+  int64_t c[CUTE_MAX_LEAVES], r = 0, p = 1;
+  int k;
+  cute_status st = cute_tuple_check(shape, err);
+  if (st || (st = cute_tuple_natural(c, crd, shape, 0, err))) return st;
+  for (k = 0; k < shape->nleaf; k++) {
+    int64_t t;
+    if (cute_mul(c[k], p, &t) || cute_add(r, t, &r) ||
+        (k + 1 < shape->nleaf && cute_mul(p, shape->v[k], &p)))
+      return CUTE_OVERFLOW(err, "crd2idx");
+  }
+  *idx = r;
+  return CUTE_OK;
+}
