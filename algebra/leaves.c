@@ -1,0 +1,165 @@
+/*
+ * leaves.c -- flat mode lists for complement and the inverses (leaves.h).
+ */
+#include "leaves.h"
+
+cute_status cute_leaves_of(cute_leaves *x, const cute_layout *L,
+                           cute_error *err)
+{
+  int i;
+  int64_t r = 1;
+  x->n = L->shape.nleaf;
+  for (i = 0; i < x->n; i++) {
+    cute_leaf *m = &x->m[i];
+    m->s = L->shape.v[i];
+    m->d = L->stride.v[i];
+    m->e = L->stride.e[i];
+    m->r = r;
+    /* The last product is the size, which may overflow although no index
+     * stride does; only strides that are used are checked. */
+    if (i + 1 < x->n && cute_mul(r, m->s, &r))
+      return cute_fail_op(err, CUTE_EOVERFLOW, "layout", L, NULL,
+                          "index stride overflows 64 bits");
+  }
+  return CUTE_OK;
+}
+
+void cute_leaves_select(cute_leaves *out, const cute_leaves *x, cute_basis e)
+{
+  int i;
+  out->n = 0;
+  for (i = 0; i < x->n; i++)
+    if (x->m[i].s > 1 && x->m[i].d != 0 && x->m[i].e == e)
+      out->m[out->n++] = x->m[i];
+}
+
+static int leaf_before(const cute_leaf *a, const cute_leaf *b)
+{
+  return a->d < b->d || (a->d == b->d && a->s < b->s);
+}
+
+void cute_leaves_sort(cute_leaves *x)
+{
+  int i, j;
+  for (i = 1; i < x->n; i++) { /* insertion sort: n <= 32, stable */
+    cute_leaf t = x->m[i];
+    for (j = i; j > 0 && leaf_before(&t, &x->m[j - 1]); j--)
+      x->m[j] = x->m[j - 1];
+    x->m[j] = t;
+  }
+}
+
+/* Does b continue a, on both the offsets and the indices?  Products that
+ * overflow cannot equal a representable stride, so they never merge. */
+static int leaf_continues(const cute_leaf *a, const cute_leaf *b)
+{
+  int64_t d, r;
+  return a->e == b->e && !cute_mul(a->s, a->d, &d) && d == b->d &&
+         !cute_mul(a->s, a->r, &r) && r == b->r;
+}
+
+void cute_leaves_merge(cute_leaves *x, int keep_last)
+{
+  int i, n = 0;
+  for (i = 0; i < x->n; i++) {
+    cute_leaf m = x->m[i];
+    int64_t s;
+    if (m.s == 1 && !(keep_last && i == x->n - 1)) continue;
+    /* A merged shape that overflows stays two modes: same values. */
+    if (m.s != 1 && n > 0 && leaf_continues(&x->m[n - 1], &m) &&
+        !cute_mul(x->m[n - 1].s, m.s, &s))
+      x->m[n - 1].s = s;
+    else
+      x->m[n++] = m;
+  }
+  x->n = n;
+}
+
+cute_status cute_leaves_layout(cute_layout *out, const cute_leaves *x,
+                               cute_error *err)
+{
+  int i, group = x->n > 1;
+  cute_status st = CUTE_OK;
+  cute_tuple_clear(&out->shape);
+  cute_tuple_clear(&out->stride);
+  if (x->n == 0) {
+    cute_tuple_int(&out->shape, 1);
+    cute_tuple_int(&out->stride, 0);
+    return CUTE_OK;
+  }
+  if (group && ((st = cute_tuple_open(&out->shape, err)) ||
+                (st = cute_tuple_open(&out->stride, err))))
+    return st;
+  for (i = 0; i < x->n && !st; i++)
+    if (!(st = cute_tuple_leaf(&out->shape, x->m[i].s, 0, err)))
+      st = cute_tuple_leaf(&out->stride, x->m[i].d, x->m[i].e, err);
+  if (!st && group && !(st = cute_tuple_close(&out->shape, err)))
+    st = cute_tuple_close(&out->stride, err);
+  return st;
+}
+
+/* Number of basis components of L's non-zero strides (0: integral). */
+static cute_status components(const cute_leaves *x, int *ncomp, const char *op,
+                              const cute_layout *L, cute_error *err)
+{
+  int i, ints = 0, n = 0;
+  for (i = 0; i < x->n; i++) {
+    cute_basis e = x->m[i].e;
+    if (x->m[i].d == 0) continue;
+    if (e == 0) { ints = 1; continue; }
+    if (CUTE_BASIS_LEN(e) != 1)
+      return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
+                          "nested basis strides (a@i@j) are not supported");
+    if (CUTE_BASIS_AT(e, 0) + 1 > n) n = CUTE_BASIS_AT(e, 0) + 1;
+  }
+  if (ints && n > 0)
+    return cute_fail_op(err, CUTE_ECODOMAIN, op, L, NULL,
+                        "strides mix integers and basis elements");
+  *ncomp = n;
+  return CUTE_OK;
+}
+
+/* res = fn(leaves of component e), as a layout. */
+static cute_status apply_one(cute_layout *part, const cute_leaves *x,
+                             cute_basis e, const cute_layout *L,
+                             cute_leaves_fn fn, void *ctx, cute_error *err)
+{
+  cute_leaves sel, res;
+  cute_status st;
+  cute_leaves_select(&sel, x, e);
+  if ((st = fn(&res, &sel, e, L, ctx, err))) return st;
+  return cute_leaves_layout(part, &res, err);
+}
+
+cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
+                              const char *op, cute_leaves_fn fn, void *ctx,
+                              cute_error *err)
+{
+  cute_leaves x;
+  cute_layout part, r; /* r, not out: out may alias L */
+  cute_status st;
+  int c, ncomp;
+  if ((st = cute_leaves_of(&x, L, err)) ||
+      (st = components(&x, &ncomp, op, L, err)))
+    return st;
+  if (ncomp == 0) {
+    if ((st = apply_one(&r, &x, 0, L, fn, ctx, err))) return st;
+    *out = r;
+    return CUTE_OK;
+  }
+  cute_tuple_clear(&r.shape);
+  cute_tuple_clear(&r.stride);
+  if ((st = cute_tuple_open(&r.shape, err)) ||
+      (st = cute_tuple_open(&r.stride, err)))
+    return st;
+  for (c = 0; c < ncomp; c++)
+    if ((st = apply_one(&part, &x, CUTE_BASIS1(c), L, fn, ctx, err)) ||
+        (st = cute_tuple_push(&r.shape, &part.shape, err)) ||
+        (st = cute_tuple_push(&r.stride, &part.stride, err)))
+      return st;
+  if ((st = cute_tuple_close(&r.shape, err)) ||
+      (st = cute_tuple_close(&r.stride, err)))
+    return st;
+  *out = r;
+  return CUTE_OK;
+}

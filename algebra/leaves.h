@@ -1,0 +1,68 @@
+/*
+ * leaves.h -- a layout seen as its flat list of modes, for the operations
+ * that reason about strides rather than structure: complement and the
+ * inverses (complement.c, inverse.c).  Private to algebra/.
+ *
+ * Each leaf keeps, besides its shape s and stride d (coefficient d with
+ * basis e), its column-major index stride r in the flattened layout: the
+ * product of the shapes before it.  r is what an inverse maps back to, and
+ * it must be taken before any mode is dropped or merged.
+ *   ((2,2),(4,2)):((1,8),(2,16))  ->  s {2,2,4,2}  d {1,8,2,16}  r {1,2,4,16}
+ */
+#ifndef CUTE_LEAVES_H
+#define CUTE_LEAVES_H
+
+#include "internal.h"
+
+typedef struct cute_leaf {
+  int64_t s, d, r;
+  cute_basis e;
+} cute_leaf;
+
+/* One spare slot: a complement adds a rest mode to up to MAX_LEAVES modes
+ * (cute_leaves_layout reports the limit if merging does not absorb it). */
+typedef struct cute_leaves {
+  int n;
+  cute_leaf m[CUTE_MAX_LEAVES + 1];
+} cute_leaves;
+
+/* The flat leaves of L with their index strides (checked arithmetic). */
+cute_status cute_leaves_of(cute_leaves *x, const cute_layout *L,
+                           cute_error *err);
+
+/* Keep only the leaves of basis e (0: plain integers) with s > 1, d != 0:
+ * the modes that contribute to the image. */
+void cute_leaves_select(cute_leaves *out, const cute_leaves *x, cute_basis e);
+
+/* Stable sort by stride, ties by shape (the order of complement). */
+void cute_leaves_sort(cute_leaves *x);
+
+/* Drop size-1 leaves (except the last one when keep_last) and merge each
+ * leaf into its predecessor when both relations hold: d' = s*d and
+ * r' = s*r (lists that do not carry index strides leave r at 0, which
+ * makes the second relation vacuous).  The values on the domain are kept:
+ * this is coalesce on the (s, d, r) triples. */
+void cute_leaves_merge(cute_leaves *x, int keep_last);
+
+/* The flat layout of the leaves' (s, d@e): none -> 1:0, one -> a leaf
+ * (12:1), more -> a group ((2,3):(1,8)). */
+cute_status cute_leaves_layout(cute_layout *out, const cute_leaves *x,
+                               cute_error *err);
+
+/* An inversion or complement of one codomain component: res from the
+ * selected leaves sel (all of basis e, s > 1, d != 0, in L's order). */
+typedef cute_status (*cute_leaves_fn)(cute_leaves *res, const cute_leaves *sel,
+                                      cute_basis e, const cute_layout *L,
+                                      void *ctx, cute_error *err);
+
+/* Applies fn per codomain component (paper: the result is weakly congruent
+ * to the codomain profile).  An integral L gives the flat layout of fn's
+ * leaves; a coordinate L with strides in e_0..e_{n-1} gives a rank-n
+ * layout whose mode c is fn's result for component c, a leaf when it has
+ * one mode.  Integers mixed with bases are CUTE_ECODOMAIN; nested basis
+ * paths (1@1@0) CUTE_EINVAL.  Zero strides count for neither. */
+cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
+                              const char *op, cute_leaves_fn fn, void *ctx,
+                              cute_error *err);
+
+#endif
