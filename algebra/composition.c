@@ -1,0 +1,440 @@
+/*
+ * composition.c -- R = A o B (paper 3.3) and by-mode composition with a
+ * tiler (3.3.5).
+ *
+ * R keeps B's structure: each leaf s:d of B becomes A o s:d (the base case,
+ * eq. 19), a single mode or a group in place of that leaf, so B <= R.  A
+ * leaf whose stride is a scaled basis a@p composes with the mode p of A
+ * instead (coordinate case): A o (s : a@p) = A_p o s:a.
+ *
+ * The base case works on A flattened and coalesced on its *extended*
+ * domain: the last mode is unbounded (A(i) for i >= size(A) continues along
+ * it), so it keeps its stride even when its shape is 1:
+ *     1:1 o 2:1 = 2:1,   7:11 o 3:4 = 3:44.
+ * Then, with Sbar_r the exclusive prefix product of A's shape:
+ *   1. truncate: a mode r >= 1 with Sbar_r > (s-1)*d is never reached and
+ *      is dropped; the last kept mode becomes the unbounded one
+ *        (4,2,8):(3,12,97) o 3:3 = (8,8):(3,97) o 3:3 = 8:3 o 3:3 = 3:9;
+ *   2. divide out d: whole leading modes vanish while Sbar divides d, the
+ *      next one is split (stride divisibility, eq. 20);
+ *   3. keep s: whole modes while their size divides what is left of s, then
+ *      part of one (shape divisibility, eq. 21); the unbounded mode takes
+ *      the rest
+ *        (4,6,8,10):(2,3,5,7) o 6:12 = (2,3):(9,5).
+ *
+ * Distribution over B's leaves (eq. 22) is only valid when their images do
+ * not carry into one another in A's mixed radix.  CuTe does not check this
+ * and returns wrong layouts ((4,2):(1,10) o (2,2):(3,1) would give
+ * (2,2):(3,1), but A(B(1,1)) = A(4) = 10).  Here every leaf records the
+ * largest digit it produces in each bounded mode of coalesced A; if the
+ * digits of the leaves can add up past a mode's extent, the composition
+ * fails.  This is exact up to coincidental cancellation of several carries
+ * and weaker than the paper's mutual segregation (7:11 o (3,5):(6,3) and
+ * (4,8):(1,5) o (2,2):(1,1) are accepted: no carry is possible).
+ *
+ * Negative strides in B: A(i*d) for d < 0 walks A's extended domain
+ * backwards with floor division, which is linear only when |d| steps over
+ * whole non-last modes of A; then R = -(A o s:|d|).  Other cases are
+ * rejected rather than approximated.
+ */
+#include "leaves.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The result modes of all of B's leaves, in one pool, and where each leaf's
+ * modes lie in it.  The result has at most CUTE_MAX_LEAVES leaves, so the
+ * pool can be that small. */
+typedef struct pieces {
+  int n;
+  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES];
+  cute_basis e[CUTE_MAX_LEAVES];
+  int off[CUTE_MAX_LEAVES], cnt[CUTE_MAX_LEAVES];
+} pieces;
+
+typedef struct ctx {
+  const cute_layout *A, *B;
+  cute_error *err;
+} ctx;
+
+#define OP "composition"
+
+static cute_status overflow(const ctx *c)
+{
+  return cute_fail_op(c->err, CUTE_EOVERFLOW, OP, c->A, c->B,
+                      "64-bit overflow");
+}
+
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+  int64_t r;
+  return cute_mul(a, b, &r) ? INT64_MAX : r;
+}
+
+/* ---------------------------------------------------------- left operand -- */
+
+/* x = leaves [lo, hi) of A, coalesced on the extended domain, with r the
+ * exclusive prefix product Sbar (saturated: a huge Sbar only ever means
+ * "not reached").  An empty A is the zero function 1:0. */
+static void coalesce_extended(cute_leaves *x, const cute_layout *A, int lo,
+                              int hi)
+{
+  int i;
+  int64_t pre = 1;
+  x->n = hi - lo;
+  for (i = 0; i < x->n; i++) {
+    x->m[i].s = A->shape.v[lo + i];
+    x->m[i].d = A->stride.v[lo + i];
+    x->m[i].e = A->stride.e[lo + i];
+    x->m[i].r = 0; /* no index strides: merge on offsets only */
+  }
+  cute_leaves_merge(x, 1);
+  /* A trailing size-1 mode that continues its predecessor adds nothing
+   * even on the extended domain: (4,1):(1,4) is 4:1. */
+  if (x->n >= 2 && x->m[x->n - 1].s == 1) {
+    const cute_leaf *p = &x->m[x->n - 2], *q = &x->m[x->n - 1];
+    if (p->e == q->e && sat_mul(p->s, p->d) == q->d && q->d != INT64_MAX)
+      x->n--;
+  }
+  if (x->n == 0) {
+    x->n = 1;
+    x->m[0].s = 1;
+    x->m[0].d = 0;
+    x->m[0].e = 0;
+  }
+  for (i = 0; i < x->n; i++) {
+    x->m[i].r = pre;
+    pre = sat_mul(pre, x->m[i].s);
+  }
+}
+
+static void basis_text(char *buf, size_t cap, int64_t v, cute_basis e)
+{
+  int k;
+  size_t n = (size_t)snprintf(buf, cap, "%lld", (long long)v);
+  for (k = CUTE_BASIS_LEN(e) - 1; k >= 0 && n < cap; k--)
+    n += (size_t)snprintf(buf + n, cap - n, "@%d", CUTE_BASIS_AT(e, k));
+}
+
+/* Leaves [*lo, *hi) of the mode of A that B's leaf k addresses: all of A
+ * for an integer stride, mode p for a basis stride a@p. */
+static cute_status target(const ctx *c, int k, int *lo, int *hi)
+{
+  cute_basis e = c->B->stride.e[k];
+  cute_span sp;
+  int j, len = CUTE_BASIS_LEN(e), t0 = 0, t1 = c->A->shape.ntok;
+  cute_tuple sub;
+  *lo = 0;
+  *hi = c->A->shape.nleaf;
+  for (j = 0; j < len; j++) {
+    /* Descend one level: a span of A's shape viewed as a tuple of its own. */
+    sub.ntok = (uint8_t)(t1 - t0);
+    memcpy(sub.tok, c->A->shape.tok + t0, sub.ntok);
+    if (cute_tuple_span(&sub, CUTE_BASIS_AT(e, j), &sp) != 0) {
+      char b[64];
+      basis_text(b, sizeof b, c->B->stride.v[k], e);
+      return cute_fail_op(c->err, CUTE_ERANK, OP, c->A, c->B,
+                          "stride %s of B names no mode of A", b);
+    }
+    t1 = t0 + sp.tok1;
+    t0 += sp.tok0;
+    *hi = *lo + sp.leaf1;
+    *lo += sp.leaf0;
+  }
+  return CUTE_OK;
+}
+
+/* ------------------------------------------------------------- base case -- */
+
+/* Each working mode of A o s:d remembers the mode r of coalesced A it
+ * walks and the step of A's digit per step of its own coordinate. */
+typedef struct wmode { int64_t s, d, step; cute_basis e; int r; } wmode;
+
+static void wput(wmode *w, int *k, int64_t s, int64_t d, cute_basis e,
+                 int64_t step, int r)
+{
+  w[*k].s = s;
+  w[*k].d = d;
+  w[*k].e = e;
+  w[*k].step = step;
+  w[*k].r = r;
+  (*k)++;
+}
+
+/* Steps 2 and 3 on the first m modes of a (m >= 2, d > 0). */
+static cute_status divide_keep(const ctx *c, const cute_leaves *a, int m,
+                               int64_t s, int64_t d, wmode *w, int *nw)
+{
+  int r, k = 0, i;
+  int64_t rest = d, t;
+  /* Divisions only while something is left to divide (they dominate the
+   * cost); rest >= S_r and S_r > rest are the two ways to divide. */
+  for (r = 0; r < m - 1 && rest > 1; r++) {
+    int64_t sr = a->m[r].s;
+    if (rest >= sr ? rest % sr != 0 : sr % rest != 0)
+      return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
+                          "stride divisibility condition violated: prefix "
+                          "product %lld of A's shape and stride %lld of B "
+                          "divide neither way",
+                          (long long)sat_mul(a->m[r].r, sr), (long long)d);
+    if (rest >= sr) { rest /= sr; continue; }
+    if (cute_mul(a->m[r].d, rest, &t)) return overflow(c);
+    wput(w, &k, sr / rest, t, a->m[r].e, rest, r);
+    rest = 1;
+  }
+  for (; r < m - 1; r++)
+    wput(w, &k, a->m[r].s, a->m[r].d, a->m[r].e, 1, r);
+  if (cute_mul(a->m[m - 1].d, rest, &t)) return overflow(c);
+  wput(w, &k, 0, t, a->m[m - 1].e, rest, m - 1); /* unbounded: s set below */
+  rest = s;
+  for (i = 0; i < k - 1 && rest > 1; i++) {
+    if (rest >= w[i].s ? rest % w[i].s != 0 : w[i].s % rest != 0) {
+      int64_t pre = sat_mul(a->m[w[i].r].r, a->m[w[i].r].s);
+      return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
+                          "shape divisibility condition violated: "
+                          "ceil(%lld/%lld) = %lld and shape %lld of B "
+                          "divide neither way", (long long)pre, (long long)d,
+                          (long long)(pre / d + (pre % d != 0)), (long long)s);
+    }
+    if (rest < w[i].s) break; /* keep part of this mode and stop */
+    rest /= w[i].s;
+  }
+  w[i].s = rest;
+  *nw = i + 1;
+  return CUTE_OK;
+}
+
+/* Adds the largest A-digit of each bounded working mode to acc[]; fails
+ * when B's leaves together would carry out of a mode of A. */
+static cute_status distribute(const ctx *c, const cute_leaves *a,
+                              const wmode *w, int nw, int64_t *acc)
+{
+  int i;
+  for (i = 0; i < nw; i++) {
+    int r = w[i].r;
+    int64_t top = (w[i].s - 1) * w[i].step; /* < a->m[r].s: no overflow */
+    if (r == a->n - 1) continue;            /* unbounded: never carries */
+    if (acc[r] > a->m[r].s - 1 - top)
+      return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
+                          "distributivity condition violated: the images "
+                          "of B's modes overlap within mode %d (extent "
+                          "%lld) of coalesced A", r, (long long)a->m[r].s);
+    acc[r] += top;
+  }
+  return CUTE_OK;
+}
+
+/* One result mode into the pool; 0 when the pool is full. */
+static int put(pieces *p, int64_t s, int64_t d, cute_basis e)
+{
+  if (p->n == CUTE_MAX_LEAVES) return 0;
+  p->s[p->n] = s;
+  p->d[p->n] = d;
+  p->e[p->n++] = e;
+  return 1;
+}
+
+static cute_status too_many(const ctx *c)
+{
+  return cute_fail_op(c->err, CUTE_ELIMIT, OP, c->A, c->B,
+                      "result above %d leaves", CUTE_MAX_LEAVES);
+}
+
+/* Appends the modes of w to p as leaf k, sign applied.  They are already
+ * coalesced: coalesced A has no mergeable neighbours, splitting a mode into
+ * S/q : D*q keeps S*D, and only the last kept mode can have size 1 (it is
+ * dropped; no mode at all is 1:0). */
+static cute_status emit_piece(const ctx *c, pieces *p, int k, const wmode *w,
+                              int nw, int negate)
+{
+  int i, n0 = p->n;
+  for (i = 0; i < nw; i++) {
+    if (w[i].s == 1) continue;
+    if (negate && w[i].d == INT64_MIN) return overflow(c);
+    if (!put(p, w[i].s, negate ? -w[i].d : w[i].d, w[i].e))
+      return too_many(c);
+  }
+  if (p->n == n0 && !put(p, 1, 0, 0)) return too_many(c);
+  p->off[k] = n0;
+  p->cnt[k] = p->n - n0;
+  return CUTE_OK;
+}
+
+/* Leaf k of B (s : d, d != 0, already mapped to the integer stride d of
+ * its target) composed with the coalesced target a. */
+static cute_status compose_leaf(const ctx *c, const cute_leaves *a,
+                                int64_t s, int64_t d, int64_t *acc,
+                                pieces *p, int k)
+{
+  wmode w[CUTE_MAX_LEAVES];
+  int m = a->n, nw = 0;
+  int64_t ad = d < 0 ? -d : d, reach;
+  cute_status st;
+  if (d == INT64_MIN) return overflow(c);
+  if (d < 0 && s > 1) {
+    /* Backwards walks are linear only across whole non-last modes. */
+    if (m > 1 && ad % a->m[m - 1].r != 0)
+      return cute_fail_op(c->err, CUTE_EINVAL, OP, c->A, c->B,
+                          "negative stride in right operand not supported "
+                          "(stride %lld)", (long long)d);
+  } else {
+    reach = sat_mul(s - 1, ad);
+    while (m > 1 && a->m[m - 1].r > reach) m--;
+  }
+  if (m == 1) {
+    int64_t t;
+    if (cute_mul(a->m[0].d, ad, &t)) return overflow(c);
+    wput(w, &nw, s, t, a->m[0].e, ad, 0);
+  } else if ((st = divide_keep(c, a, m, s, ad, w, &nw))) {
+    return st;
+  }
+  if ((st = distribute(c, a, w, d < 0 ? 0 : nw, acc))) return st;
+  return emit_piece(c, p, k, w, nw, d < 0);
+}
+
+/* ------------------------------------------------------------ right side -- */
+
+/* All leaves of B, grouped by the mode of A they address (one group for an
+ * integral B), each group sharing one coalesced target and one carry
+ * budget. */
+static cute_status compose_leaves(const ctx *c, pieces *p)
+{
+  const cute_tuple *bs = &c->B->shape, *bd = &c->B->stride;
+  int n = bs->nleaf, k, j, lo, hi, ints = 0, bases = 0;
+  unsigned char done[CUTE_MAX_LEAVES];
+  int64_t acc[CUTE_MAX_LEAVES];
+  cute_leaves a;
+  cute_status st;
+  p->n = 0;
+  for (k = 0; k < n; k++) {
+    done[k] = bd->v[k] == 0;
+    if (done[k]) {
+      p->off[k] = p->n;
+      p->cnt[k] = 1;
+      put(p, bs->v[k], 0, 0); /* first, so the pool has room */
+    } else if (bd->e[k] == 0) ints = 1;
+    else bases = 1;
+  }
+  if (ints && bases)
+    return cute_fail_op(c->err, CUTE_ECODOMAIN, OP, c->A, c->B,
+                        "strides of B mix integers and basis elements");
+  for (k = 0; k < n; k++) {
+    if (done[k]) continue;
+    if ((st = target(c, k, &lo, &hi))) return st;
+    coalesce_extended(&a, c->A, lo, hi);
+    memset(acc, 0, a.n * sizeof acc[0]);
+    for (j = k; j < n; j++) {
+      if (done[j] || bd->e[j] != bd->e[k]) continue;
+      done[j] = 1;
+      if ((st = compose_leaf(c, &a, bs->v[j], bd->v[j], acc, p, j)))
+        return st;
+    }
+  }
+  return CUTE_OK;
+}
+
+/* R = B's tokens with leaf k replaced by its piece (a group when it has
+ * several modes).  Limits are checked before anything is written, so `out`
+ * is never left half-made; out may alias A or B (B's tokens are copied). */
+static cute_status assemble(const ctx *c, const pieces *p, cute_layout *out)
+{
+  const cute_tuple *bs = &c->B->shape;
+  char tok[CUTE_MAX_TOKENS];
+  int i, k = 0, ntok = bs->ntok, nt = 0, nl = 0, depth = 0, maxd = 0;
+  for (i = 0; i < bs->ntok; i++) {
+    char t = bs->tok[i];
+    depth += t == '(' ? 1 : t == ')' ? -1 : 0;
+    if (depth > maxd) maxd = depth;
+    if (t == 'x' && p->cnt[k++] > 1) {
+      ntok += p->cnt[k - 1] + 1;
+      if (depth + 1 > maxd) maxd = depth + 1;
+    }
+  }
+  if (ntok > CUTE_MAX_TOKENS || maxd > CUTE_MAX_DEPTH)
+    return cute_fail_op(c->err, CUTE_ELIMIT, OP, c->A, c->B,
+                        "result above %d tokens or depth %d",
+                        CUTE_MAX_TOKENS, CUTE_MAX_DEPTH);
+  memcpy(tok, bs->tok, bs->ntok);
+  for (i = 0, k = 0; i < bs->ntok; i++) {
+    int q, n;
+    if (tok[i] != 'x') { out->shape.tok[nt++] = tok[i]; continue; }
+    n = p->cnt[k];
+    if (n > 1) out->shape.tok[nt++] = '(';
+    for (q = p->off[k]; q < p->off[k] + n; q++, nl++) {
+      out->shape.tok[nt++] = 'x';
+      out->shape.v[nl] = p->s[q];
+      out->shape.e[nl] = 0;
+      out->stride.v[nl] = p->d[q];
+      out->stride.e[nl] = p->e[q];
+    }
+    if (n > 1) out->shape.tok[nt++] = ')';
+    k++;
+  }
+  memcpy(out->stride.tok, out->shape.tok, nt);
+  out->shape.ntok = out->stride.ntok = (uint8_t)nt;
+  out->shape.nleaf = out->stride.nleaf = (uint8_t)nl;
+  return CUTE_OK;
+}
+
+cute_status cute_composition(cute_layout *out, const cute_layout *A,
+                             const cute_layout *B, cute_error *err)
+{
+  ctx c;
+  pieces p;
+  cute_status st;
+  c.A = A;
+  c.B = B;
+  c.err = err;
+  if ((st = compose_leaves(&c, &p))) return st;
+  return assemble(&c, &p, out);
+}
+
+/* ------------------------------------------------------------------ tiler -- */
+
+/* "composition(A, <T>): mode i: <inner message>" */
+static cute_status tiler_fail(cute_error *err, cute_status code,
+                              const cute_layout *A, const cute_tiler *T,
+                              int mode, const char *reason)
+{
+  char a[CUTE_ERRMSG_SIZE / 2], t[CUTE_ERRMSG_SIZE / 2];
+  char inner[CUTE_ERRMSG_SIZE];
+  if (!err) return code;
+  snprintf(inner, sizeof inner, "%s", reason);
+  cute_layout_print(A, a, sizeof a);
+  cute_tiler_print(T, t, sizeof t);
+  if (mode < 0)
+    return cute_fail(err, code, OP "(%s, %s): %s", a, t, inner);
+  return cute_fail(err, code, OP "(%s, %s): mode %d: %s", a, t, mode, inner);
+}
+
+cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
+                                   const cute_tiler *T, cute_error *err)
+{
+  cute_layout res, ai, ri;
+  cute_status st = CUTE_OK;
+  int i, rank = cute_layout_rank(A);
+  char why[96];
+  if (T->n < 0 || T->n > rank) {
+    snprintf(why, sizeof why, "tiler of rank %d is longer than A (rank %d)",
+             T->n, rank);
+    return tiler_fail(err, CUTE_ERANK, A, T, -1, why);
+  }
+  cute_tuple_clear(&res.shape);
+  cute_tuple_clear(&res.stride);
+  if ((st = cute_tuple_open(&res.shape, err)) ||
+      (st = cute_tuple_open(&res.stride, err)))
+    return st;
+  for (i = 0; i < T->n; i++) {
+    if ((st = cute_layout_mode(&ai, A, i, err)) ||
+        (st = cute_composition(&ri, &ai, &T->mode[i], err)) ||
+        (st = cute_tuple_push(&res.shape, &ri.shape, err)) ||
+        (st = cute_tuple_push(&res.stride, &ri.stride, err)))
+      return err ? tiler_fail(err, st, A, T, i, err->msg) : st;
+  }
+  if ((st = cute_tuple_close(&res.shape, err)) ||
+      (st = cute_tuple_close(&res.stride, err)))
+    return st;
+  cute_tuple_copy(&out->shape, &res.shape);
+  cute_tuple_copy(&out->stride, &res.stride);
+  return CUTE_OK;
+}
