@@ -274,13 +274,25 @@ static cute_status inner_product(cute_tuple *out, const int64_t *c,
   return st;
 }
 
+/* Guards the walks below against hand-made malformed layouts. */
+static cute_status check_form(const cute_layout *L, cute_error *err)
+{
+  cute_status st;
+  if ((st = cute_tuple_check(&L->shape, err)) ||
+      (st = cute_tuple_check(&L->stride, err)))
+    return st;
+  if (L->shape.nleaf != L->stride.nleaf)
+    return cute_fail(err, CUTE_ERANK, "layout: shape and stride are not "
+                     "congruent");
+  return CUTE_OK;
+}
+
 cute_status cute_layout_eval(const cute_layout *L, const cute_tuple *crd,
                              cute_tuple *out, cute_error *err)
 {
   int64_t c[CUTE_MAX_LEAVES];
   cute_status st;
-  if (L->shape.nleaf > CUTE_MAX_LEAVES)
-    return cute_fail(err, CUTE_EINVAL, "layout: malformed (leaf counts)");
+  if ((st = check_form(L, err))) return st;
   if ((st = cute_tuple_natural(c, crd, &L->shape, 0, err))) {
     cute_error_context(err, "layout", L, NULL);
     return st;
@@ -361,8 +373,8 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
   int pc = 0, lc = 0, ps = 0, ls = 0;
   cute_layout r;
   cute_status st;
-  if ((st = cute_tuple_check(crd, err)) ||
-      (st = cute_tuple_natural(c, crd, &L->shape, 1, err))) {
+  if ((st = check_form(L, err))) return st;
+  if ((st = cute_tuple_natural(c, crd, &L->shape, 1, err))) {
     cute_error_context(err, "slice", L, NULL);
     return st;
   }

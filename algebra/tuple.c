@@ -13,6 +13,9 @@
 
 /* ------------------------------------------------------------- helpers -- */
 
+/* Token count clamped to the array, for walks over unchecked tuples. */
+#define NTOK(t) ((t)->ntok < CUTE_MAX_TOKENS ? (t)->ntok : CUTE_MAX_TOKENS)
+
 /* Token index just past the element that starts at token p; *nleaf gets
  * its leaf count.  For a malformed string it stops at `ntok`. */
 static int skip_elem(const cute_tuple *t, int p, int *nleaf)
@@ -23,7 +26,7 @@ static int skip_elem(const cute_tuple *t, int p, int *nleaf)
     if (c == '(') depth++;
     else if (c == ')') depth--;
     else n++;
-  } while (depth > 0 && p < t->ntok);
+  } while (depth > 0 && p < NTOK(t));
   *nleaf = n;
   return p;
 }
@@ -32,7 +35,7 @@ static int skip_elem(const cute_tuple *t, int p, int *nleaf)
 static int open_depth(const cute_tuple *t)
 {
   int i, d = 0;
-  for (i = 0; i < t->ntok; i++)
+  for (i = 0; i < NTOK(t); i++)
     d += t->tok[i] == '(' ? 1 : t->tok[i] == ')' ? -1 : 0;
   return d;
 }
@@ -202,7 +205,7 @@ int cute_tuple_rank(const cute_tuple *t)
 {
   int p = 1, r = 0, n;
   if (t->ntok == 0 || t->tok[0] != '(') return 1;
-  while (p < t->ntok && t->tok[p] != ')') {
+  while (p < NTOK(t) && t->tok[p] != ')') {
     p = skip_elem(t, p, &n);
     r++;
   }
@@ -211,7 +214,7 @@ int cute_tuple_rank(const cute_tuple *t)
 
 int cute_tuple_depth(const cute_tuple *t)
 {
-  return tok_depth(t->tok, t->ntok);
+  return tok_depth(t->tok, NTOK(t));
 }
 
 int cute_tuple_equal(const cute_tuple *a, const cute_tuple *b)
@@ -231,7 +234,7 @@ int cute_tuple_span(const cute_tuple *t, int i, cute_span *sp)
     sp->tok0 = 0; sp->tok1 = 1; sp->leaf0 = 0; sp->leaf1 = 1;
     return 0;
   }
-  for (k = 0; p < t->ntok && t->tok[p] != ')'; k++) {
+  for (k = 0; p < NTOK(t) && t->tok[p] != ')'; k++) {
     int q = skip_elem(t, p, &n);
     if (k == i) {
       sp->tok0 = p; sp->tok1 = q; sp->leaf0 = leaf; sp->leaf1 = leaf + n;
@@ -405,6 +408,9 @@ cute_status cute_tuple_natural(int64_t *c, const cute_tuple *crd,
   int pc = 0, ps = 0, lc = 0, ls = 0, n, q;
   char b1[256], b2[256];
   cute_status st;
+  if ((st = cute_tuple_check(crd, err)) ||
+      (st = cute_tuple_check(shape, err)))
+    return st;
   while (pc < crd->ntok && ps < shape->ntok) {
     char tc = crd->tok[pc], ts = shape->tok[ps];
     if (tc == 'x' && ts != ')') {
@@ -451,8 +457,8 @@ cute_status cute_crd2idx(int64_t *idx, const cute_tuple *crd,
 {
   int64_t c[CUTE_MAX_LEAVES], r = 0, p = 1;
   int k;
-  cute_status st = cute_tuple_check(shape, err);
-  if (st || (st = cute_tuple_natural(c, crd, shape, 0, err))) return st;
+  cute_status st = cute_tuple_natural(c, crd, shape, 0, err);
+  if (st) return st;
   for (k = 0; k < shape->nleaf; k++) {
     int64_t t;
     if (cute_mul(c[k], p, &t) || cute_add(r, t, &r) ||

@@ -1,0 +1,123 @@
+/*
+ * test_slice.c -- slicing (paper 2.5.1, Figure 5): the offset of the fixed
+ * coordinates and the sublayout of the `_` modes.
+ *
+ * Choice recorded here: a group with a single surviving child is replaced
+ * by that child, and several survivors keep their hierarchy, exactly as
+ * Figure 5 prints the results.  CuTe C++ instead flattens every `_` into
+ * one rank-k tuple (A((1,_),((_,0),_)) = (2,2,2):(1,2,100) there, vs
+ * (2,(2,2)):(1,(2,100)) here); both are the same function.
+ */
+#include "testlib.h"
+
+#include <string.h>
+
+static const char *A = "((3,2),((2,3),2)):((4,1),((2,15),100))";
+
+/* The 6x12 table of Figure 5. */
+static const int64_t fig5[6][12] = {
+  {0, 2, 15, 17, 30, 32, 100, 102, 115, 117, 130, 132},
+  {4, 6, 19, 21, 34, 36, 104, 106, 119, 121, 134, 136},
+  {8, 10, 23, 25, 38, 40, 108, 110, 123, 125, 138, 140},
+  {1, 3, 16, 18, 31, 33, 101, 103, 116, 118, 131, 133},
+  {5, 7, 20, 22, 35, 37, 105, 107, 120, 122, 135, 137},
+  {9, 11, 24, 26, 39, 41, 109, 111, 124, 126, 139, 141}};
+
+static void check_slice(const char *layout, const char *crd,
+                        const char *offset, const char *expected)
+{
+  cute_layout l = L(layout), r;
+  cute_tuple c = T(crd), off;
+  cute_error e;
+  if (cute_layout_slice(&r, &off, &l, &c, &e) != CUTE_OK) {
+    CHECK(0, "slice %s at %s: %s", layout, crd, e.msg);
+    return;
+  }
+  CHECK(strcmp(ST(&off), offset) == 0 && strcmp(S(&r), expected) == 0,
+        "%s(%s) = {%s} o %s, expected {%s} o %s", layout, crd, ST(&off),
+        S(&r), offset, expected);
+}
+
+static void test_figure5(void)
+{
+  cute_layout a = L(A);
+  cute_error e;
+  int i, j, bad = 0;
+  for (i = 0; i < 6; i++)
+    for (j = 0; j < 12; j++) {
+      cute_tuple c, out;
+      c.ntok = 4;
+      c.nleaf = 2;
+      memcpy(c.tok, "(xx)", 4);
+      c.v[0] = i;
+      c.v[1] = j;
+      c.e[0] = c.e[1] = 0;
+      if (cute_layout_eval(&a, &c, &out, &e) || out.v[0] != fig5[i][j])
+        bad++;
+    }
+  CHECK(bad == 0, "%d entries of the Figure 5 table differ", bad);
+
+  check_slice(A, "(2,_)", "8", "((2,3),2):((2,15),100)");
+  check_slice(A, "(_,5)", "32", "(3,2):(4,1)");
+  check_slice(A, "(2,((0,_),_))", "8", "(3,2):(15,100)");
+  check_slice(A, "((_,1),(_,0))", "1", "(3,(2,3)):(4,(2,15))");
+  check_slice(A, "((_,0),((0,_),1))", "100", "(3,3):(4,15)");
+  check_slice(A, "((1,_),((_,0),_))", "4", "(2,(2,2)):(1,(2,100))");
+}
+
+static void test_slice_forms(void)
+{
+  cute_layout a = L(A), r;
+  cute_tuple c, off;
+  cute_error e;
+  int64_t v;
+  int i, j, bad = 0;
+  /* Every slice's sublayout, evaluated, walks the table from the offset. */
+  for (i = 0; i < 6; i++) {
+    char crd[32];
+    snprintf(crd, sizeof crd, "(%d,_)", i);
+    c = T(crd);
+    cute_layout_slice(&r, &off, &a, &c, &e);
+    for (j = 0; j < 12; j++) {
+      cute_layout_eval_index(&r, j, &v, &e);
+      bad += off.v[0] + v != fig5[i][j];
+    }
+  }
+  for (j = 0; j < 12; j++) {
+    char crd[32];
+    snprintf(crd, sizeof crd, "(_,%d)", j);
+    c = T(crd);
+    cute_layout_slice(&r, &off, &a, &c, &e);
+    for (i = 0; i < 6; i++) {
+      cute_layout_eval_index(&r, i, &v, &e);
+      bad += off.v[0] + v != fig5[i][j];
+    }
+  }
+  CHECK(bad == 0, "%d row/column slice values differ", bad);
+
+  check_slice(A, "_", "0", A);
+  check_slice(A, "(_,_)", "0", A);
+  check_slice(A, "(4,7)", "107", "():()");
+  check_slice(A, "29", "39", "():()"); /* = A(5,4) */
+  check_slice("8:3", "_", "0", "8:3");
+  check_slice("8:3", "5", "15", "():()");
+  check_slice("(4,8):(1,4)", "(_,9)", "36", "4:1"); /* extended domain */
+  check_slice("(4,8):(1@0,1@1)", "(_,3)", "(0,3)", "4:1@0");
+  check_slice("(4,8):(1@0,1@1)", "(2,3)", "(2,3)", "():()");
+
+  c = T("(1,2,_)");
+  CHECK(cute_layout_slice(&r, &off, &a, &c, &e) == CUTE_ERANK,
+        "rank mismatch");
+  CHECK(strstr(e.msg, "slice(") && strstr(e.msg, "(1,2,_)"), "message: %s",
+        e.msg);
+  c = T("((1,2,3),_)");
+  CHECK(cute_layout_slice(&r, &off, &a, &c, &e) == CUTE_ERANK,
+        "finer than the shape");
+}
+
+int main(void)
+{
+  test_figure5();
+  test_slice_forms();
+  return test_finish();
+}
