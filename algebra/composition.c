@@ -212,8 +212,9 @@ static cute_status distribute(const ctx *c, const cute_leaves *a,
   int i;
   for (i = 0; i < nw; i++) {
     int r = w[i].r;
-    int64_t top = (w[i].s - 1) * w[i].step; /* < a->m[r].s: no overflow */
-    if (r == a->n - 1) continue;            /* unbounded: never carries */
+    int64_t top;
+    if (r == a->n - 1) continue; /* unbounded: never carries */
+    top = (w[i].s - 1) * w[i].step; /* < a->m[r].s: no overflow */
     if (acc[r] > a->m[r].s - 1 - top)
       return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
                           "distributivity condition violated: the images "
@@ -268,9 +269,10 @@ static cute_status compose_leaf(const ctx *c, const cute_leaves *a,
 {
   wmode w[CUTE_MAX_LEAVES];
   int m = a->n, nw = 0;
-  int64_t ad = d < 0 ? -d : d, reach;
+  int64_t ad, reach;
   cute_status st;
   if (d == INT64_MIN) return overflow(c);
+  ad = d < 0 ? -d : d;
   if (d < 0 && s > 1) {
     /* Backwards walks are linear only across whole non-last modes. */
     if (m > 1 && ad % a->m[m - 1].r != 0)
@@ -414,7 +416,10 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
   cute_status st = CUTE_OK;
   int i, rank = cute_layout_rank(A);
   char why[96];
-  if (T->n < 0 || T->n > rank) {
+  if (T->n < 0 || T->n > CUTE_MAX_TILER)
+    return cute_fail(err, CUTE_EINVAL, OP ": malformed tiler (%d modes)",
+                     T->n);
+  if (T->n > rank) {
     snprintf(why, sizeof why, "tiler of rank %d is longer than A (rank %d)",
              T->n, rank);
     return tiler_fail(err, CUTE_ERANK, A, T, -1, why);

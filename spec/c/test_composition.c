@@ -226,6 +226,15 @@ static void test_negative_strides(void)
         "negative stride in right operand not supported");
 }
 
+/* Limits and overflow are errors, never wrong layouts. */
+static void test_limits(void)
+{
+  fails("(2,2,2):(1,5,25)", "((((((((8)))))))):((((((((1))))))))",
+        CUTE_ELIMIT, "depth 8");
+  fails("7:4611686018427387904", "3:4", CUTE_EOVERFLOW, "overflow");
+  fails("(4,6):(2,9)", "2:-9223372036854775807", CUTE_EINVAL, "negative");
+}
+
 /* out may be either operand. */
 static void test_aliasing(void)
 {
@@ -405,6 +414,7 @@ int main(void)
   test_identities();
   test_tilers();
   test_negative_strides();
+  test_limits();
   test_aliasing();
   test_random_pairs();
   test_associativity();
