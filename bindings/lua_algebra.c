@@ -1,0 +1,268 @@
+/*
+ * lua_algebra.c -- the layout algebra of paper section 3 as functions of
+ * cute.core: coalesce, filter, composition, complement, inverses, common
+ * vectors, recasts, and the mode manipulations the stdlib builds divides
+ * and products from (flatten, group_modes, take, select, append, prepend,
+ * replace, make_layout = concatenation).
+ *
+ * Tilers are the stdlib's business (cute/tiler.lua); here composition
+ * takes a layout or an integer n (= n:1) on the right, and a Layout,
+ * Swizzle or ComposedLayout on the left:
+ *   composition(A, B)   -> A o B
+ *   composition(sw, B)  -> Sw o 0 o B
+ *   composition(C, B)   -> Sw o off o (L o B)
+ */
+#include "lua_internal.h"
+
+#include <limits.h>
+
+/* ------------------------------------------------------------ shapes -- */
+
+typedef cute_status (*unary_fn)(cute_layout *, const cute_layout *,
+                                cute_error *);
+typedef cute_status (*binary_fn)(cute_layout *, const cute_layout *,
+                                 const cute_layout *, cute_error *);
+
+static int unary(lua_State *L, unary_fn f)
+{
+  cute_layout *A = cutelua_checklayout(L, 1);
+  cute_error err;
+  cute_layout *u = cutelua_pushlayout(L, NULL);
+  if (f(u, A, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+static int binary(lua_State *L, binary_fn f)
+{
+  cute_layout bbuf;
+  cute_layout *A = cutelua_checklayout(L, 1);
+  const cute_layout *B = cutelua_checkoperand(L, 2, &bbuf);
+  cute_error err;
+  cute_layout *u = cutelua_pushlayout(L, NULL);
+  if (f(u, A, B, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+static int int_arg(lua_State *L, int arg)
+{
+  lua_Integer v = luaL_checkinteger(L, arg);
+  luaL_argcheck(L, v >= INT_MIN && v <= INT_MAX, arg, "integer out of range");
+  return (int)v;
+}
+
+/* coalesce(A [, profile]) */
+static int l_coalesce(lua_State *L)
+{
+  cute_layout *A = cutelua_checklayout(L, 1), *u;
+  cute_tuple profile;
+  cute_error err;
+  cute_status st;
+  if (lua_isnoneornil(L, 2)) return unary(L, cute_coalesce);
+  cutelua_checktuple(L, 2, &profile);
+  u = cutelua_pushlayout(L, NULL);
+  st = cute_coalesce_profile(u, A, &profile, &err);
+  return st ? cutelua_error(L, &err) : 1;
+}
+
+static int l_filter_zeros(lua_State *L) { return unary(L, cute_filter_zeros); }
+static int l_filter(lua_State *L) { return unary(L, cute_filter); }
+static int l_right_inverse(lua_State *L)
+{
+  return unary(L, cute_right_inverse);
+}
+static int l_left_inverse(lua_State *L) { return unary(L, cute_left_inverse); }
+static int l_flatten(lua_State *L) { return unary(L, cute_layout_flatten); }
+static int l_append(lua_State *L) { return binary(L, cute_layout_append); }
+static int l_prepend(lua_State *L) { return binary(L, cute_layout_prepend); }
+static int l_max_common_layout(lua_State *L)
+{
+  return binary(L, cute_max_common_layout);
+}
+
+/* --------------------------------------------------------- algebra -- */
+
+static int l_composition(lua_State *L)
+{
+  cute_layout bbuf, *A;
+  const cute_layout *B = cutelua_checkoperand(L, 2, &bbuf);
+  cute_composed *C;
+  cute_error err;
+  if ((A = cutelua_testlayout(L, 1)) != NULL) {
+    cute_layout *u = cutelua_pushlayout(L, NULL);
+    if (cute_composition(u, A, B, &err)) return cutelua_error(L, &err);
+  } else if ((C = cutelua_testcomposed(L, 1)) != NULL) {
+    cute_composed r;
+    if (cute_composed_compose(&r, C, B, &err)) return cutelua_error(L, &err);
+    cutelua_pushcomposed(L, &r);
+  } else if (luaL_testudata(L, 1, CUTELUA_SWIZZLE)) {
+    cute_composed r;
+    r.sw = *cutelua_checkswizzle(L, 1);
+    r.offset = 0;
+    r.layout = *B;
+    cutelua_pushcomposed(L, &r);
+  } else {
+    return luaL_typeerror(L, 1, "cute.Layout, cute.Swizzle or "
+                                "cute.ComposedLayout");
+  }
+  return 1;
+}
+
+/* complement(A [, cotarget]); the cotarget may be a shape (its size). */
+static int l_complement(lua_State *L)
+{
+  cute_layout *A = cutelua_checklayout(L, 1), *u;
+  cute_tuple shape;
+  cute_error err;
+  int64_t m = 0;
+  if (!lua_isnoneornil(L, 2)) {
+    cutelua_checktuple(L, 2, &shape);
+    if (cute_tuple_size(&shape, &m, &err)) return cutelua_argerror(L, 2, &err);
+  }
+  u = cutelua_pushlayout(L, NULL);
+  if (cute_complement(u, A, m, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+static int l_max_common_vector(lua_State *L)
+{
+  cute_layout *A = cutelua_checklayout(L, 1), *B = cutelua_checklayout(L, 2);
+  cute_error err;
+  int64_t n;
+  if (cute_max_common_vector(A, B, &n, &err)) return cutelua_error(L, &err);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 1;
+}
+
+typedef cute_status (*cast_fn)(cute_layout *, const cute_layout *, int64_t,
+                               cute_error *);
+
+static int cast(lua_State *L, cast_fn f)
+{
+  cute_layout *A = cutelua_checklayout(L, 1);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  cute_error err;
+  cute_layout *u = cutelua_pushlayout(L, NULL);
+  if (f(u, A, (int64_t)n, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+static int l_upcast(lua_State *L) { return cast(L, cute_upcast); }
+static int l_downcast(lua_State *L) { return cast(L, cute_downcast); }
+
+static int l_recast(lua_State *L)
+{
+  cute_layout *A = cutelua_checklayout(L, 1);
+  lua_Integer o = luaL_checkinteger(L, 2), n = luaL_checkinteger(L, 3);
+  cute_error err;
+  cute_layout *u = cutelua_pushlayout(L, NULL);
+  if (cute_recast(u, A, (int64_t)o, (int64_t)n, &err))
+    return cutelua_error(L, &err);
+  return 1;
+}
+
+/* ------------------------------------------------------------- modes -- */
+
+typedef cute_status (*range_fn)(cute_layout *, const cute_layout *, int, int,
+                                cute_error *);
+
+/* group_modes(A, b, e) / take(A, b, e): half-open [b, e), 0-based. */
+static int range(lua_State *L, range_fn f)
+{
+  cute_layout *A = cutelua_checklayout(L, 1);
+  int b = int_arg(L, 2), e = int_arg(L, 3);
+  cute_error err;
+  cute_layout *u = cutelua_pushlayout(L, NULL);
+  if (f(u, A, b, e, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+static int l_group_modes(lua_State *L) { return range(L, cute_layout_group); }
+static int l_take(lua_State *L) { return range(L, cute_layout_take); }
+
+/* select(A, i, j, ...) or select(A, {i, j, ...}) */
+static int l_select(lua_State *L)
+{
+  cute_layout *A = cutelua_checklayout(L, 1), *u;
+  int modes[CUTE_MAX_LEAVES], n = 0, i;
+  cute_error err;
+  if (lua_istable(L, 2)) {
+    int len = (int)lua_rawlen(L, 2);
+    luaL_argcheck(L, len <= CUTE_MAX_LEAVES, 2, "too many modes");
+    for (i = 1; i <= len; i++) {
+      lua_rawgeti(L, 2, i);
+      luaL_argcheck(L, lua_isinteger(L, -1), 2, "mode indices must be "
+                                                "integers");
+      modes[n++] = (int)lua_tointeger(L, -1);
+      lua_pop(L, 1);
+    }
+  } else {
+    int top = lua_gettop(L);
+    luaL_argcheck(L, top - 1 <= CUTE_MAX_LEAVES, 2, "too many modes");
+    for (i = 2; i <= top; i++) modes[n++] = int_arg(L, i);
+  }
+  u = cutelua_pushlayout(L, NULL);
+  if (cute_layout_select(u, A, modes, n, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+/* replace(A, i, X): mode i of A becomes X. */
+static int l_replace(lua_State *L)
+{
+  cute_layout xbuf;
+  cute_layout *A = cutelua_checklayout(L, 1);
+  int i = int_arg(L, 2);
+  const cute_layout *X = cutelua_checkoperand(L, 3, &xbuf);
+  cute_error err;
+  cute_layout *u = cutelua_pushlayout(L, NULL);
+  if (cute_layout_replace(u, A, i, X, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+/* concat(L0, L1, ...) = (L0, L1, ...); integers n stand for n:1. */
+static int l_concat(lua_State *L)
+{
+  cute_layout bufs[CUTE_MAX_TILER];
+  const cute_layout *ls[CUTE_MAX_LEAVES];
+  int n = lua_gettop(L), i, nbuf = 0;
+  cute_error err;
+  cute_layout *u;
+  luaL_argcheck(L, n <= CUTE_MAX_LEAVES, CUTE_MAX_LEAVES + 1,
+                "too many layouts");
+  for (i = 0; i < n; i++) {
+    ls[i] = cutelua_testlayout(L, i + 1);
+    if (ls[i]) continue;
+    luaL_argcheck(L, nbuf < CUTE_MAX_TILER, i + 1,
+                  "too many integer operands");
+    ls[i] = cutelua_checkoperand(L, i + 1, &bufs[nbuf++]);
+  }
+  u = cutelua_pushlayout(L, NULL);
+  if (cute_layout_concat(u, ls, n, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+void cutelua_open_algebra(lua_State *L)
+{
+  static const luaL_Reg funcs[] = {
+      {"coalesce", l_coalesce},
+      {"filter_zeros", l_filter_zeros},
+      {"filter", l_filter},
+      {"composition", l_composition},
+      {"complement", l_complement},
+      {"right_inverse", l_right_inverse},
+      {"left_inverse", l_left_inverse},
+      {"max_common_vector", l_max_common_vector},
+      {"max_common_layout", l_max_common_layout},
+      {"upcast", l_upcast},
+      {"downcast", l_downcast},
+      {"recast", l_recast},
+      {"flatten", l_flatten},
+      {"group_modes", l_group_modes},
+      {"take", l_take},
+      {"select", l_select},
+      {"append", l_append},
+      {"prepend", l_prepend},
+      {"replace", l_replace},
+      {"concat", l_concat},
+      {NULL, NULL}};
+  luaL_setfuncs(L, funcs, 0);
+}

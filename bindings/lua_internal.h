@@ -1,0 +1,42 @@
+/*
+ * lua_internal.h -- helpers shared by the translation units of cute.core.
+ * Not installed; cute_lua.h is the public face.
+ */
+#ifndef CUTELUA_INTERNAL_H
+#define CUTELUA_INTERNAL_H
+
+#include <lauxlib.h>
+
+#include "cute_lua.h"
+
+/* Each part of the module adds its functions to the table on top of the
+ * stack and registers the metatables of the types it owns. */
+void cutelua_open_tuple(lua_State *L);
+void cutelua_open_layout(lua_State *L);
+void cutelua_open_algebra(lua_State *L);
+void cutelua_open_swizzle(lua_State *L);
+
+/* Registers metatable `name` with metamethods `meta` and, as its __index,
+ * a table of methods (may be NULL).  Leaves the stack as it was. */
+void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
+                      const luaL_Reg *methods);
+
+/* Raise err as "bad argument #arg to 'f' (msg)" -- for malformed arguments
+ * (a tuple that does not convert), as opposed to inadmissible algebra. */
+int cutelua_argerror(lua_State *L, int arg, const cute_error *err);
+
+/* luaL_check-style tuple argument. */
+void cutelua_checktuple(lua_State *L, int arg, cute_tuple *out);
+
+/* Call arguments first..top as one coordinate: a single argument is the
+ * coordinate itself (A(13), A({1,{1,1}})), several form a tuple (A(1,3)).
+ * Returns whether the coordinate contains the slice marker `_`. */
+int cutelua_callcoord(lua_State *L, int first, cute_tuple *crd);
+
+/* Push a value tuple: an integer for a plain integer, else a table. */
+#define cutelua_pushvalue cutelua_pushtuple
+
+/* Push the CuTe text of an object (printed by `print` into a buffer). */
+void cutelua_pushlayouttext(lua_State *L, const cute_layout *l);
+
+#endif /* CUTELUA_INTERNAL_H */

@@ -1,0 +1,278 @@
+/*
+ * lua_layout.c -- the Layout userdata: construction, evaluation and slicing
+ * by __call, text, structural equality, concatenation, and the queries
+ * size / cosize / rank / depth that also accept tuples and composed layouts.
+ *
+ *   local A = cute.layout "((2,2),(4,2)):((1,8),(2,16))"
+ *   A(22), A(2, 5), A({{0,1},{1,1}})   --> 26 26 26   (paper 2.4.1)
+ *   A(1, cute._)                       --> (4,2):(2,16)   1
+ *
+ * A userdata is exactly one cute_layout (one allocation, no uservalues);
+ * results are computed straight into a fresh userdata.
+ */
+#include "lua_internal.h"
+
+#include <limits.h>
+#include <string.h>
+
+cute_layout *cutelua_testlayout(lua_State *L, int idx)
+{
+  return luaL_testudata(L, idx, CUTELUA_LAYOUT);
+}
+
+cute_layout *cutelua_checklayout(lua_State *L, int idx)
+{
+  return luaL_checkudata(L, idx, CUTELUA_LAYOUT);
+}
+
+cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
+{
+  cute_layout *u = lua_newuserdatauv(L, sizeof *u, 0);
+  if (l) *u = *l;
+  else memset(u, 0, sizeof *u);
+  luaL_setmetatable(L, CUTELUA_LAYOUT);
+  return u;
+}
+
+const cute_layout *cutelua_checkoperand(lua_State *L, int idx,
+                                        cute_layout *buf)
+{
+  cute_layout *l = cutelua_testlayout(L, idx);
+  cute_tuple n, one;
+  cute_error err;
+  if (l) return l;
+  if (!lua_isinteger(L, idx)) luaL_typeerror(L, idx, "cute.Layout or integer");
+  cute_tuple_int(&n, (int64_t)lua_tointeger(L, idx));
+  cute_tuple_int(&one, 1);
+  if (cute_layout_make(buf, &n, &one, &err)) cutelua_argerror(L, idx, &err);
+  return buf;
+}
+
+void cutelua_pushlayouttext(lua_State *L, const cute_layout *l)
+{
+  char buf[CUTE_MAX_TEXT];
+  cute_layout_print(l, buf, sizeof buf);
+  lua_pushstring(L, buf);
+}
+
+/* ------------------------------------------------------ constructors -- */
+
+typedef cute_status (*shape_fn)(cute_layout *, const cute_tuple *,
+                                cute_error *);
+
+static int from_shape(lua_State *L, shape_fn f)
+{
+  cute_tuple shape;
+  cute_error err;
+  cute_layout *u;
+  cutelua_checktuple(L, 1, &shape);
+  u = cutelua_pushlayout(L, NULL);
+  if (f(u, &shape, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+/* cute.layout(text) | (shape) | (shape, stride) | (layout).  Text starting
+ * with "Sw<" is a composed layout. */
+static int l_layout(lua_State *L)
+{
+  cute_tuple shape, stride;
+  cute_error err;
+  cute_layout *u;
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    const char *s = lua_tostring(L, 1);
+    while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+    if (strncmp(s, "Sw<", 3) == 0) {
+      cute_composed c;
+      if (cute_composed_parse(&c, s, &err)) return cutelua_error(L, &err);
+      cutelua_pushcomposed(L, &c);
+      return 1;
+    }
+    u = cutelua_pushlayout(L, NULL);
+    if (cute_layout_parse(u, s, &err)) return cutelua_error(L, &err);
+    return 1;
+  }
+  if (cutelua_testlayout(L, 1) || cutelua_testcomposed(L, 1)) {
+    lua_settop(L, 1);  /* values are immutable: no copy needed */
+    return 1;
+  }
+  if (lua_isnoneornil(L, 2)) return from_shape(L, cute_layout_left);
+  cutelua_checktuple(L, 1, &shape);
+  cutelua_checktuple(L, 2, &stride);
+  u = cutelua_pushlayout(L, NULL);
+  if (cute_layout_make(u, &shape, &stride, &err))
+    return cutelua_error(L, &err);
+  return 1;
+}
+
+static int l_layout_right(lua_State *L)
+{
+  return from_shape(L, cute_layout_right);
+}
+
+static int l_identity(lua_State *L)
+{
+  return from_shape(L, cute_layout_identity);
+}
+
+/* ------------------------------------------------------- metamethods -- */
+
+/* A(idx) / A(crd...) -> value; with `_` in the coordinate: sublayout and
+ * offset (paper eq. 10: A(c' + c*) = {A(c')} o A(c*)). */
+static int layout_call(lua_State *L)
+{
+  cute_layout *A = cutelua_checklayout(L, 1);
+  cute_tuple crd, val;
+  cute_error err;
+  if (lua_gettop(L) == 2 && lua_isinteger(L, 2) &&
+      !cute_layout_has_basis(A)) {
+    int64_t r;
+    if (cute_layout_eval_index(A, (int64_t)lua_tointeger(L, 2), &r, &err))
+      return cutelua_error(L, &err);
+    lua_pushinteger(L, (lua_Integer)r);
+    return 1;
+  }
+  if (cutelua_callcoord(L, 2, &crd)) {
+    cute_layout *sub = cutelua_pushlayout(L, NULL);
+    if (cute_layout_slice(sub, &val, A, &crd, &err))
+      return cutelua_error(L, &err);
+    cutelua_pushtuple(L, &val);
+    return 2;
+  }
+  if (cute_layout_eval(A, &crd, &val, &err)) return cutelua_error(L, &err);
+  cutelua_pushtuple(L, &val);
+  return 1;
+}
+
+static int layout_tostring(lua_State *L)
+{
+  cutelua_pushlayouttext(L, cutelua_checklayout(L, 1));
+  return 1;
+}
+
+static int layout_eq(lua_State *L)
+{
+  cute_layout *a = cutelua_testlayout(L, 1), *b = cutelua_testlayout(L, 2);
+  lua_pushboolean(L, a && b && cute_layout_equal(a, b));
+  return 1;
+}
+
+/* A .. B = (A, B), the concatenation of paper 3.1. */
+static int layout_concat(lua_State *L)
+{
+  const cute_layout *ls[2];
+  cute_error err;
+  cute_layout *u;
+  ls[0] = cutelua_checklayout(L, 1);
+  ls[1] = cutelua_checklayout(L, 2);
+  u = cutelua_pushlayout(L, NULL);
+  if (cute_layout_concat(u, ls, 2, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+/* ----------------------------------------------------------- methods -- */
+
+static int layout_shape(lua_State *L)
+{
+  cutelua_pushtuple(L, &cutelua_checklayout(L, 1)->shape);
+  return 1;
+}
+
+static int layout_stride(lua_State *L)
+{
+  cutelua_pushtuple(L, &cutelua_checklayout(L, 1)->stride);
+  return 1;
+}
+
+/* A:mode(i), 0-based as in the paper. */
+static int layout_mode(lua_State *L)
+{
+  cute_layout *A = cutelua_checklayout(L, 1);
+  lua_Integer i = luaL_checkinteger(L, 2);
+  cute_error err;
+  cute_layout *u;
+  luaL_argcheck(L, i >= 0 && i <= INT_MAX, 2, "mode index must be >= 0");
+  u = cutelua_pushlayout(L, NULL);
+  if (cute_layout_mode(u, A, (int)i, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+/* ------------------------------------- queries on any layout-like arg -- */
+
+/* size/rank/depth of a Layout, a ComposedLayout (its layout) or a tuple. */
+static const cute_tuple *shape_arg(lua_State *L, int idx, cute_tuple *buf)
+{
+  cute_layout *l = cutelua_testlayout(L, idx);
+  cute_composed *c;
+  if (l) return &l->shape;
+  if ((c = cutelua_testcomposed(L, idx)) != NULL) return &c->layout.shape;
+  cutelua_checktuple(L, idx, buf);
+  return buf;
+}
+
+static int l_size(lua_State *L)
+{
+  cute_tuple buf;
+  cute_error err;
+  int64_t n;
+  if (cute_tuple_size(shape_arg(L, 1, &buf), &n, &err))
+    return cutelua_error(L, &err);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 1;
+}
+
+static int l_rank(lua_State *L)
+{
+  cute_tuple buf;
+  lua_pushinteger(L, cute_tuple_rank(shape_arg(L, 1, &buf)));
+  return 1;
+}
+
+static int l_depth(lua_State *L)
+{
+  cute_tuple buf;
+  lua_pushinteger(L, cute_tuple_depth(shape_arg(L, 1, &buf)));
+  return 1;
+}
+
+static int l_cosize(lua_State *L)
+{
+  cute_layout *l = cutelua_testlayout(L, 1);
+  cute_error err;
+  int64_t n;
+  cute_status st = l ? cute_layout_cosize(l, &n, &err)
+                     : cute_composed_cosize(cutelua_checkcomposed(L, 1), &n,
+                                            &err);
+  if (st) return cutelua_error(L, &err);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 1;
+}
+
+void cutelua_open_layout(lua_State *L)
+{
+  static const luaL_Reg meta[] = {
+      {"__call", layout_call},
+      {"__tostring", layout_tostring},
+      {"__eq", layout_eq},
+      {"__concat", layout_concat},
+      {NULL, NULL}};
+  static const luaL_Reg methods[] = {
+      {"shape", layout_shape},
+      {"stride", layout_stride},
+      {"mode", layout_mode},
+      {"size", l_size},
+      {"cosize", l_cosize},
+      {"rank", l_rank},
+      {"depth", l_depth},
+      {NULL, NULL}};
+  static const luaL_Reg funcs[] = {
+      {"layout", l_layout},
+      {"layout_right", l_layout_right},
+      {"make_identity_layout", l_identity},
+      {"size", l_size},
+      {"cosize", l_cosize},
+      {"rank", l_rank},
+      {"depth", l_depth},
+      {NULL, NULL}};
+  cutelua_newclass(L, CUTELUA_LAYOUT, meta, methods);
+  luaL_setfuncs(L, funcs, 0);
+}

@@ -1,0 +1,220 @@
+/*
+ * lua_swizzle.c -- Swizzle and ComposedLayout userdata.
+ *
+ *   local sw = cute.swizzle(3, 4, 3)               -- Sw<3,4,3>
+ *   sw(0x90)                                         -- xor of bit fields
+ *   local C = cute.composed(sw, 0, cute.layout "(8,64):(64,1)")
+ *   tostring(C)   --> "Sw<3,4,3> o 0 o (8,64):(64,1)"
+ *   C(i, j)       --> sw(0 + L(i, j))
+ *
+ * Slicing a composed layout cannot split the offset out of the swizzle
+ * (sw(a + b) is not sw(a) + b), so C(i, cute._) returns the composed
+ * sublayout with the offset folded in, and 0 as the separate offset.
+ */
+#include "lua_internal.h"
+
+cute_swizzle *cutelua_checkswizzle(lua_State *L, int idx)
+{
+  return luaL_checkudata(L, idx, CUTELUA_SWIZZLE);
+}
+
+cute_swizzle *cutelua_pushswizzle(lua_State *L, cute_swizzle sw)
+{
+  cute_swizzle *u = lua_newuserdatauv(L, sizeof *u, 0);
+  *u = sw;
+  luaL_setmetatable(L, CUTELUA_SWIZZLE);
+  return u;
+}
+
+cute_composed *cutelua_testcomposed(lua_State *L, int idx)
+{
+  return luaL_testudata(L, idx, CUTELUA_COMPOSED);
+}
+
+cute_composed *cutelua_checkcomposed(lua_State *L, int idx)
+{
+  return luaL_checkudata(L, idx, CUTELUA_COMPOSED);
+}
+
+cute_composed *cutelua_pushcomposed(lua_State *L, const cute_composed *c)
+{
+  cute_composed *u = lua_newuserdatauv(L, sizeof *u, 0);
+  *u = *c;
+  luaL_setmetatable(L, CUTELUA_COMPOSED);
+  return u;
+}
+
+/* ----------------------------------------------------------- Swizzle -- */
+
+static int int_arg(lua_State *L, int arg)
+{
+  lua_Integer v = luaL_checkinteger(L, arg);
+  luaL_argcheck(L, v >= -64 && v <= 64, arg, "swizzle parameter out of range");
+  return (int)v;
+}
+
+/* cute.swizzle(b, m, s) | cute.swizzle "Sw<b,m,s>" */
+static int l_swizzle(lua_State *L)
+{
+  cute_swizzle sw;
+  cute_error err;
+  cute_status st = lua_type(L, 1) == LUA_TSTRING
+                       ? cute_swizzle_parse(&sw, lua_tostring(L, 1), &err)
+                       : cute_swizzle_make(&sw, int_arg(L, 1), int_arg(L, 2),
+                                           int_arg(L, 3), &err);
+  if (st) return cutelua_error(L, &err);
+  cutelua_pushswizzle(L, sw);
+  return 1;
+}
+
+static int swizzle_call(lua_State *L)
+{
+  cute_swizzle *sw = cutelua_checkswizzle(L, 1);
+  lua_pushinteger(L, (lua_Integer)cute_swizzle_apply(
+                         *sw, (int64_t)luaL_checkinteger(L, 2)));
+  return 1;
+}
+
+static int swizzle_tostring(lua_State *L)
+{
+  char buf[64];
+  cute_swizzle_print(*cutelua_checkswizzle(L, 1), buf, sizeof buf);
+  lua_pushstring(L, buf);
+  return 1;
+}
+
+static int swizzle_eq(lua_State *L)
+{
+  cute_swizzle *a = luaL_testudata(L, 1, CUTELUA_SWIZZLE);
+  cute_swizzle *b = luaL_testudata(L, 2, CUTELUA_SWIZZLE);
+  lua_pushboolean(L, a && b && a->b == b->b && a->m == b->m && a->s == b->s);
+  return 1;
+}
+
+/* sw:params() --> b, m, s */
+static int swizzle_params(lua_State *L)
+{
+  cute_swizzle *sw = cutelua_checkswizzle(L, 1);
+  lua_pushinteger(L, sw->b);
+  lua_pushinteger(L, sw->m);
+  lua_pushinteger(L, sw->s);
+  return 3;
+}
+
+/* ---------------------------------------------------- ComposedLayout -- */
+
+/* cute.composed(sw, [offset,] layout) | cute.composed "Sw<..> o off o L" */
+static int l_composed(lua_State *L)
+{
+  cute_composed c;
+  cute_error err;
+  int li = lua_gettop(L) >= 3 ? 3 : 2;
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    if (cute_composed_parse(&c, lua_tostring(L, 1), &err))
+      return cutelua_error(L, &err);
+  } else {
+    c.sw = *cutelua_checkswizzle(L, 1);
+    c.offset = li == 3 ? (int64_t)luaL_checkinteger(L, 2) : 0;
+    c.layout = *cutelua_checklayout(L, li);
+  }
+  cutelua_pushcomposed(L, &c);
+  return 1;
+}
+
+static int composed_call(lua_State *L)
+{
+  cute_composed *C = cutelua_checkcomposed(L, 1);
+  cute_tuple crd, off;
+  cute_error err;
+  int64_t r;
+  if (lua_gettop(L) == 2 && lua_isinteger(L, 2)) {
+    if (cute_composed_eval_index(C, (int64_t)lua_tointeger(L, 2), &r, &err))
+      return cutelua_error(L, &err);
+  } else if (cutelua_callcoord(L, 2, &crd)) {
+    cute_composed *u = cutelua_pushcomposed(L, C);
+    if (cute_layout_slice(&u->layout, &off, &C->layout, &crd, &err))
+      return cutelua_error(L, &err);
+    if (!cute_tuple_is_int(&off) || off.e[0] != 0)
+      return luaL_error(L, "composed layout slice: offset is not an integer");
+    if (__builtin_add_overflow(C->offset, off.v[0], &u->offset))
+      return luaL_error(L, "composed layout slice: 64-bit overflow");
+    lua_pushinteger(L, 0);
+    return 2;
+  } else if (cute_composed_eval(C, &crd, &r, &err)) {
+    return cutelua_error(L, &err);
+  }
+  lua_pushinteger(L, (lua_Integer)r);
+  return 1;
+}
+
+static int composed_tostring(lua_State *L)
+{
+  char buf[CUTE_MAX_TEXT];
+  cute_composed_print(cutelua_checkcomposed(L, 1), buf, sizeof buf);
+  lua_pushstring(L, buf);
+  return 1;
+}
+
+static int composed_eq(lua_State *L)
+{
+  cute_composed *a = cutelua_testcomposed(L, 1);
+  cute_composed *b = cutelua_testcomposed(L, 2);
+  lua_pushboolean(L, a && b && a->sw.b == b->sw.b && a->sw.m == b->sw.m &&
+                         a->sw.s == b->sw.s && a->offset == b->offset &&
+                         cute_layout_equal(&a->layout, &b->layout));
+  return 1;
+}
+
+static int composed_swizzle(lua_State *L)
+{
+  cutelua_pushswizzle(L, cutelua_checkcomposed(L, 1)->sw);
+  return 1;
+}
+
+static int composed_offset(lua_State *L)
+{
+  lua_pushinteger(L, (lua_Integer)cutelua_checkcomposed(L, 1)->offset);
+  return 1;
+}
+
+static int composed_layout(lua_State *L)
+{
+  cutelua_pushlayout(L, &cutelua_checkcomposed(L, 1)->layout);
+  return 1;
+}
+
+static int composed_shape(lua_State *L)
+{
+  cutelua_pushtuple(L, &cutelua_checkcomposed(L, 1)->layout.shape);
+  return 1;
+}
+
+void cutelua_open_swizzle(lua_State *L)
+{
+  static const luaL_Reg sw_meta[] = {
+      {"__call", swizzle_call},
+      {"__tostring", swizzle_tostring},
+      {"__eq", swizzle_eq},
+      {NULL, NULL}};
+  static const luaL_Reg sw_methods[] = {
+      {"params", swizzle_params},
+      {NULL, NULL}};
+  static const luaL_Reg c_meta[] = {
+      {"__call", composed_call},
+      {"__tostring", composed_tostring},
+      {"__eq", composed_eq},
+      {NULL, NULL}};
+  static const luaL_Reg c_methods[] = {
+      {"swizzle", composed_swizzle},
+      {"offset", composed_offset},
+      {"layout", composed_layout},
+      {"shape", composed_shape},
+      {NULL, NULL}};
+  static const luaL_Reg funcs[] = {
+      {"swizzle", l_swizzle},
+      {"composed", l_composed},
+      {NULL, NULL}};
+  cutelua_newclass(L, CUTELUA_SWIZZLE, sw_meta, sw_methods);
+  cutelua_newclass(L, CUTELUA_COMPOSED, c_meta, c_methods);
+  luaL_setfuncs(L, funcs, 0);
+}

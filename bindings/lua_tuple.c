@@ -1,0 +1,322 @@
+/*
+ * lua_tuple.c -- tuples as Lua values: integers and nested tables, scaled
+ * basis leaves as cute.E userdata, the slice marker `_`; and the module
+ * functions that work on tuples alone (tuple, tuple_tostring, crd2idx,
+ * idx2crd, the relations of paper section 2).
+ *
+ *   cute.tuple "(1,(2,3))"        --> {1,{2,3}}
+ *   cute.tuple_tostring {1,{2,3}} --> "(1,(2,3))"
+ *   2 * cute.E(1)                 --> 2@1   (the paper's 2e_1)
+ */
+#include "lua_internal.h"
+
+#include <stdio.h>
+
+/* The marker is a light userdata pointing at this read-only byte: unique in
+ * the process, the same in every lua_State, free to compare. */
+static const char underscore_tag = '_';
+
+void cutelua_pushunderscore(lua_State *L)
+{
+  lua_pushlightuserdata(L, (void *)&underscore_tag);
+}
+
+int cutelua_isunderscore(lua_State *L, int idx)
+{
+  return lua_islightuserdata(L, idx) &&
+         lua_touserdata(L, idx) == (const void *)&underscore_tag;
+}
+
+int cutelua_error(lua_State *L, const cute_error *err)
+{
+  lua_pushstring(L, err->msg);
+  return lua_error(L);
+}
+
+int cutelua_argerror(lua_State *L, int arg, const cute_error *err)
+{
+  return luaL_argerror(L, arg, err->msg);
+}
+
+/* ------------------------------------------------------------ cute.E -- */
+/* A scaled basis element v@path: v * e_i (path (i)), or a nested E<i,j,..>
+ * (path outermost first, printed innermost first: E<0,1> is 1@1@0). */
+typedef struct basis_ud { int64_t v; cute_basis e; } basis_ud;
+
+static void push_basis(lua_State *L, int64_t v, cute_basis e)
+{
+  basis_ud *b = lua_newuserdatauv(L, sizeof *b, 0);
+  b->v = v;
+  b->e = e;
+  luaL_setmetatable(L, CUTELUA_BASIS);
+}
+
+/* cute.E(i [, j, k]): the unit basis element E<i,j,k>. */
+static int basis_new(lua_State *L)
+{
+  int k, n = lua_gettop(L);
+  cute_basis e = (cute_basis)n;
+  luaL_argcheck(L, n >= 1 && n <= CUTE_MAX_BASIS_DEPTH, n > 0 ? n : 1,
+                "cute.E takes 1 to 3 mode indices");
+  for (k = 0; k < n; k++) {
+    lua_Integer i = luaL_checkinteger(L, k + 1);
+    luaL_argcheck(L, i >= 0 && i <= CUTE_MAX_BASIS_INDEX, k + 1,
+                  "basis index out of range [0, 254]");
+    e |= (cute_basis)i << (8 * (k + 1));
+  }
+  push_basis(L, 1, e);
+  return 1;
+}
+
+static int basis_mul(lua_State *L)
+{
+  int bi = luaL_testudata(L, 1, CUTELUA_BASIS) ? 1 : 2;
+  basis_ud *b = luaL_checkudata(L, bi, CUTELUA_BASIS);
+  lua_Integer s = luaL_checkinteger(L, 3 - bi);
+  int64_t r;
+  if (__builtin_mul_overflow(b->v, (int64_t)s, &r))
+    return luaL_error(L, "cute.E: 64-bit overflow in %I * E", s);
+  push_basis(L, r, b->e);
+  return 1;
+}
+
+static int basis_unm(lua_State *L)
+{
+  basis_ud *b = luaL_checkudata(L, 1, CUTELUA_BASIS);
+  luaL_argcheck(L, b->v != INT64_MIN, 1, "64-bit overflow");
+  push_basis(L, -b->v, b->e);
+  return 1;
+}
+
+static int basis_eq(lua_State *L)
+{
+  basis_ud *a = luaL_checkudata(L, 1, CUTELUA_BASIS);
+  basis_ud *b = luaL_checkudata(L, 2, CUTELUA_BASIS);
+  lua_pushboolean(L, a->v == b->v && a->e == b->e);
+  return 1;
+}
+
+static int basis_tostring(lua_State *L)
+{
+  basis_ud *b = luaL_checkudata(L, 1, CUTELUA_BASIS);
+  cute_tuple t;
+  char buf[64];
+  cute_tuple_clear(&t);
+  cute_tuple_leaf(&t, b->v, b->e, NULL);
+  cute_tuple_print(&t, buf, sizeof buf);
+  lua_pushstring(L, buf);
+  return 1;
+}
+
+/* ----------------------------------------------------- Lua -> tuple -- */
+
+/* A number is named by its value (2.5), anything else by its type. */
+static cute_status fail_leaf(lua_State *L, int idx, cute_error *err)
+{
+  int isnum = lua_type(L, idx) == LUA_TNUMBER;
+  const char *what = isnum ? luaL_tolstring(L, idx, NULL)
+                           : luaL_typename(L, idx);
+  err->code = CUTE_EINVAL;
+  err->column = 0;
+  snprintf(err->msg, sizeof err->msg,
+           "tuple: %s is not an integer, cute.E, cute._ or table", what);
+  if (isnum) lua_pop(L, 1);
+  return CUTE_EINVAL;
+}
+
+static cute_status build(lua_State *L, int idx, cute_tuple *t,
+                         cute_error *err)
+{
+  cute_status st;
+  lua_Integer v;
+  int isint;
+  basis_ud *b;
+  if (lua_type(L, idx) == LUA_TTABLE) {
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, idx);
+    if ((st = cute_tuple_open(t, err))) return st;
+    for (i = 1; i <= n; i++) {
+      lua_rawgeti(L, idx, i);
+      st = build(L, lua_gettop(L), t, err);
+      lua_pop(L, 1);
+      if (st) return st;
+    }
+    return cute_tuple_close(t, err);
+  }
+  v = lua_tointegerx(L, idx, &isint);
+  if (isint && lua_type(L, idx) == LUA_TNUMBER)
+    return cute_tuple_leaf(t, v, 0, err);
+  if (cutelua_isunderscore(L, idx))
+    return cute_tuple_leaf(t, CUTE_UNDERSCORE, 0, err);
+  if ((b = luaL_testudata(L, idx, CUTELUA_BASIS)) != NULL)
+    return cute_tuple_leaf(t, b->v, b->e, err);
+  return fail_leaf(L, idx, err);
+}
+
+int cutelua_totuple(lua_State *L, int idx, cute_tuple *out, cute_error *err)
+{
+  cute_error local;
+  /* Nesting is bounded by CUTE_MAX_DEPTH (the builder refuses deeper), so
+   * the recursion needs at most that many extra slots. */
+  luaL_checkstack(L, CUTE_MAX_DEPTH + 4, "tuple nesting");
+  cute_tuple_clear(out);
+  return build(L, lua_absindex(L, idx), out, err ? err : &local);
+}
+
+void cutelua_checktuple(lua_State *L, int arg, cute_tuple *out)
+{
+  cute_error err;
+  if (cutelua_totuple(L, arg, out, &err)) cutelua_argerror(L, arg, &err);
+}
+
+int cutelua_callcoord(lua_State *L, int first, cute_tuple *crd)
+{
+  cute_error err;
+  int i, top = lua_gettop(L);
+  if (top < first) luaL_error(L, "layout call: coordinate expected");
+  if (top == first) {
+    cutelua_checktuple(L, first, crd);
+  } else {
+    cute_tuple_clear(crd);
+    if (cute_tuple_open(crd, &err)) cutelua_error(L, &err);
+    for (i = first; i <= top; i++)
+      if (build(L, i, crd, &err)) cutelua_argerror(L, i, &err);
+    if (cute_tuple_close(crd, &err)) cutelua_error(L, &err);
+  }
+  for (i = 0; i < crd->nleaf; i++)
+    if (crd->v[i] == CUTE_UNDERSCORE && crd->e[i] == 0) return 1;
+  return 0;
+}
+
+/* ----------------------------------------------------- tuple -> Lua -- */
+
+static void push_leaf(lua_State *L, int64_t v, cute_basis e)
+{
+  if (e != 0) push_basis(L, v, e);
+  else if (v == CUTE_UNDERSCORE) cutelua_pushunderscore(L);
+  else lua_pushinteger(L, (lua_Integer)v);
+}
+
+/* Pushes the element starting at token p; returns the token after it. */
+static int push_elem(lua_State *L, const cute_tuple *t, int p, int *leaf)
+{
+  lua_Integer i = 0;
+  if (t->tok[p] == 'x') {
+    push_leaf(L, t->v[*leaf], t->e[*leaf]);
+    ++*leaf;
+    return p + 1;
+  }
+  lua_newtable(L);
+  for (p++; p < t->ntok && t->tok[p] != ')';) {
+    p = push_elem(L, t, p, leaf);
+    lua_rawseti(L, -2, ++i);
+  }
+  return p + 1;
+}
+
+void cutelua_pushtuple(lua_State *L, const cute_tuple *t)
+{
+  int leaf = 0;
+  luaL_checkstack(L, CUTE_MAX_DEPTH + 4, "tuple nesting");
+  if (t->ntok == 0) lua_newtable(L);
+  else push_elem(L, t, 0, &leaf);
+}
+
+/* -------------------------------------------------- module functions -- */
+
+/* cute.tuple(text) -> Lua tuple */
+static int l_tuple(lua_State *L)
+{
+  cute_tuple t;
+  cute_error err;
+  if (cute_tuple_parse(&t, luaL_checkstring(L, 1), &err))
+    return cutelua_error(L, &err);
+  cutelua_pushtuple(L, &t);
+  return 1;
+}
+
+static int l_tuple_tostring(lua_State *L)
+{
+  cute_tuple t;
+  char buf[CUTE_MAX_TEXT];
+  cutelua_checktuple(L, 1, &t);
+  cute_tuple_print(&t, buf, sizeof buf);
+  lua_pushstring(L, buf);
+  return 1;
+}
+
+/* cute.crd2idx(coord, shape [, stride]): colexicographic index, or with a
+ * stride the inner product (the layout shape:stride at coord). */
+static int l_crd2idx(lua_State *L)
+{
+  cute_tuple crd, shape, val;
+  cute_layout lay;
+  cute_error err;
+  int64_t idx;
+  cutelua_checktuple(L, 1, &crd);
+  cutelua_checktuple(L, 2, &shape);
+  if (lua_isnoneornil(L, 3)) {
+    if (cute_crd2idx(&idx, &crd, &shape, &err)) return cutelua_error(L, &err);
+    lua_pushinteger(L, (lua_Integer)idx);
+    return 1;
+  }
+  cutelua_checktuple(L, 3, &val);
+  if (cute_layout_make(&lay, &shape, &val, &err) ||
+      cute_layout_eval(&lay, &crd, &val, &err))
+    return cutelua_error(L, &err);
+  cutelua_pushtuple(L, &val);
+  return 1;
+}
+
+static int l_idx2crd(lua_State *L)
+{
+  cute_tuple shape, crd;
+  cute_error err;
+  lua_Integer i = luaL_checkinteger(L, 1);
+  cutelua_checktuple(L, 2, &shape);
+  if (cute_idx2crd(&crd, (int64_t)i, &shape, &err))
+    return cutelua_error(L, &err);
+  cutelua_pushtuple(L, &crd);
+  return 1;
+}
+
+typedef int (*relation_fn)(const cute_tuple *, const cute_tuple *);
+
+static int relation(lua_State *L, relation_fn f)
+{
+  cute_tuple a, b;
+  cutelua_checktuple(L, 1, &a);
+  cutelua_checktuple(L, 2, &b);
+  lua_pushboolean(L, f(&a, &b));
+  return 1;
+}
+
+static int l_congruent(lua_State *L) { return relation(L, cute_congruent); }
+static int l_weakly_congruent(lua_State *L)
+{
+  return relation(L, cute_weakly_congruent);
+}
+static int l_compatible(lua_State *L) { return relation(L, cute_compatible); }
+
+void cutelua_open_tuple(lua_State *L)
+{
+  static const luaL_Reg basis_meta[] = {
+      {"__mul", basis_mul},
+      {"__unm", basis_unm},
+      {"__eq", basis_eq},
+      {"__tostring", basis_tostring},
+      {NULL, NULL}};
+  static const luaL_Reg funcs[] = {
+      {"E", basis_new},
+      {"tuple", l_tuple},
+      {"tuple_tostring", l_tuple_tostring},
+      {"crd2idx", l_crd2idx},
+      {"idx2crd", l_idx2crd},
+      {"congruent", l_congruent},
+      {"weakly_congruent", l_weakly_congruent},
+      {"compatible", l_compatible},
+      {NULL, NULL}};
+  cutelua_newclass(L, CUTELUA_BASIS, basis_meta, NULL);
+  luaL_setfuncs(L, funcs, 0);
+  cutelua_pushunderscore(L);
+  lua_setfield(L, -2, "_");
+}

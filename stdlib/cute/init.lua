@@ -1,0 +1,108 @@
+--- cute -- CuTe layouts and their algebra, for Lua.
+--
+-- The specification is the CuTe paper (C. Cecka, "CuTe Layout
+-- Representation and Algebra"); names and text forms are NVIDIA CuTe's.
+-- Coordinates and mode numbers are 0-based; Lua tables are tuple literals
+-- ({4,{2,2}}) and, where a tiler is expected, by-mode tilers.
+--
+--   local cute = require "cute"
+--   local A = cute.layout "(4,8):(1,4)"
+--   A(13), A(1, 3)                    --> 13 13
+--   cute.logical_divide(A, {2, 4})    --> ((2,2),(4,2)):((1,2),(4,16))
+--   cute.print_layout(A)
+--
+-- The algebra itself is C (cute.core); this module adds tilers, divides,
+-- products, partitioning and printing in Lua, and operator sugar:
+--   A * B   composition       A .. B   concatenation (A, B)
+--   A == B  structural equality
+local core = require "cute.core"
+local tiler = require "cute.tiler"
+local divide = require "cute.divide"
+local product = require "cute.product"
+local partition = require "cute.partition"
+local show = require "cute.print"
+
+local cute = {
+  _VERSION = "cute 0.1",
+
+  -- values
+  _ = core._,                       -- the slice marker: A(2, cute._)
+  E = core.E,                       -- basis element: 2 * cute.E(1) is 2@1
+  layout = core.layout,
+  layout_right = core.layout_right,
+  make_identity_layout = core.make_identity_layout,
+  swizzle = core.swizzle,
+  composed = core.composed,
+  tuple = core.tuple,
+  tuple_tostring = core.tuple_tostring,
+  tiler_tostring = tiler.tostring,
+
+  -- queries
+  size = core.size,
+  cosize = core.cosize,
+  rank = core.rank,
+  depth = core.depth,
+  crd2idx = core.crd2idx,
+  idx2crd = core.idx2crd,
+  congruent = core.congruent,
+  weakly_congruent = core.weakly_congruent,
+  compatible = core.compatible,
+
+  -- modes
+  flatten = core.flatten,
+  group_modes = core.group_modes,
+  take = core.take,
+  select = core.select,
+  append = core.append,
+  prepend = core.prepend,
+  replace = core.replace,
+
+  -- algebra (paper section 3)
+  coalesce = core.coalesce,
+  filter_zeros = core.filter_zeros,
+  filter = core.filter,
+  composition = tiler.composition,
+  complement = core.complement,
+  right_inverse = core.right_inverse,
+  left_inverse = core.left_inverse,
+  max_common_vector = core.max_common_vector,
+  max_common_layout = core.max_common_layout,
+  upcast = core.upcast,
+  downcast = core.downcast,
+  recast = core.recast,
+
+  logical_divide = divide.logical_divide,
+  zipped_divide = divide.zipped_divide,
+  tiled_divide = divide.tiled_divide,
+  flat_divide = divide.flat_divide,
+
+  logical_product = product.logical_product,
+  zipped_product = product.zipped_product,
+  tiled_product = product.tiled_product,
+  flat_product = product.flat_product,
+  blocked_product = product.blocked_product,
+  raked_product = product.raked_product,
+
+  local_tile = partition.local_tile,
+  local_partition = partition.local_partition,
+
+  print_layout = show.print_layout,
+  format_layout = show.format_layout,
+}
+
+--- make_layout(L0, L1, ...) concatenates layouts, (L0, L1, ...); with
+-- tuples it is cute.layout: make_layout({4, 8}, {1, 4}).  (CuTe's two
+-- make_layout overloads.)
+function cute.make_layout(first, ...)
+  if first == nil then return core.concat() end
+  if tiler.is_layout(first) then return core.concat(first, ...) end
+  return core.layout(first, ...)
+end
+
+-- Operator sugar.  __concat (A .. B) is in C; composition needs tilers.
+local mts = core.metatables
+mts.Layout.__mul = cute.composition
+mts.Swizzle.__mul = core.composition
+mts.ComposedLayout.__mul = core.composition
+
+return cute

@@ -1,0 +1,82 @@
+--- cute.partition -- the compose-and-slice partitioning of paper 3.3.4 and
+-- the end of 3.5.2, with CuTe's names and semantics, on layouts: a slice
+-- returns the sublayout and the offset it starts at (paper eq. 10).
+--
+--   local_tile(A, tiler, coord)      one tile: zipped_divide(A, tiler)
+--                                    sliced at (_, coord) -- the block view
+--   local_partition(A, thr, index)   one thread's share: zipped_divide by
+--                                    the shape of the thread layout, sliced
+--                                    at (thr's coordinate of index, _)
+--
+--   local_tile((8,16):(16,1), {4, 8}, {1, 0})      --> (4,8):(16,1)  64
+--   local_partition((8,16):(16,1), cute.layout {2, 4}, 5)
+--                                                  --> (4,4):(32,4)  18
+local core = require "cute.core"
+local divide = require "cute.divide"
+
+local M = {}
+
+local _ = core._
+
+-- coord padded with `_` to n modes (CuTe's append<N>(coord, _)).
+local function padded(coord, n)
+  if type(coord) ~= "table" then return coord end
+  local c = table.move(coord, 1, #coord, 1, {})
+  for i = #coord + 1, n do c[i] = _ end
+  return c
+end
+
+--- The sublayout of tile `coord` (and its offset) when A is cut into
+-- tiles by `tiler` (CuTe's inner_partition).  coord indexes the rest
+-- mode: an integer (flat tile index) or a tuple, padded with `_`.
+function M.local_tile(A, tiler, coord)
+  local Z = divide.zipped_divide(A, tiler)
+  return Z(_, padded(coord, core.rank(Z:mode(1))))
+end
+
+-- The coordinate of `index` in thread layout T, one integer per mode of T
+-- (CuTe's get_flat_coord): each leaf's coordinate is (index / stride) mod
+-- shape, then each mode's coordinate is flattened colexicographically.
+local function flat_coord(T, index)
+  local function leaf_coords(s, d)
+    if type(s) == "table" then
+      local c = {}
+      for i = 1, #s do c[i] = leaf_coords(s[i], d[i]) end
+      return c
+    end
+    if math.type(d) ~= "integer" then
+      error("local_partition: thread layout strides must be integers", 0)
+    end
+    return d == 0 and 0 or (index // d) % s
+  end
+  local shape, stride = T:shape(), T:stride()
+  if type(shape) ~= "table" then return leaf_coords(shape, stride) end
+  local c = {}
+  for i = 1, #shape do
+    c[i] = core.crd2idx(leaf_coords(shape[i], stride[i]), shape[i])
+  end
+  return c
+end
+
+-- The tiler of a thread layout: the size of each of its modes.
+local function product_each(T)
+  local shape = T:shape()
+  if type(shape) ~= "table" then return shape end
+  local t = {}
+  for i = 1, #shape do t[i] = core.size(shape[i]) end
+  return t
+end
+
+--- The part of A owned by thread `index` of thread layout thr (a Layout
+-- from thread coordinates to thread indices): A is cut into tiles of
+-- thr's shape and the thread keeps its element of every tile (CuTe's
+-- outer_partition).  Returns the sublayout and its offset.
+function M.local_partition(A, thr, index)
+  if getmetatable(thr) ~= core.metatables.Layout then
+    error("local_partition: the thread layout must be a cute.Layout", 0)
+  end
+  local Z = divide.zipped_divide(A, product_each(thr))
+  return Z(padded(flat_coord(thr, index), core.rank(Z:mode(0))), _)
+end
+
+return M

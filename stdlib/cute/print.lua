@@ -1,0 +1,84 @@
+--- cute.print -- print_layout: CuTe's 2-D table of a rank-2 layout,
+-- character for character as cute::print_layout writes it:
+--
+--   (2,3):(3,1)
+--          0    1    2
+--       +----+----+----+
+--    0  |  0 |  1 |  2 |
+--       +----+----+----+
+--    1  |  3 |  4 |  5 |
+--       +----+----+----+
+--
+-- Each cell is num_digits(cosize) wide.  Beyond CuTe: a rank-1 layout is
+-- shown as one column, and a coordinate layout's cells hold tuple text
+-- ("(1,2)") with the width of the longest.
+local core = require "cute.core"
+
+local M = {}
+
+local Layout = core.metatables.Layout
+
+-- CuTe's num_digits: decimal digits of a non-negative int.
+local function num_digits(x)
+  local n = 1
+  while x >= 10 do x = x // 10; n = n + 1 end
+  return n
+end
+
+local function cell_text(v)
+  return type(v) == "table" and core.tuple_tostring(v) or v
+end
+
+--- The table as a string (ends with a newline).
+function M.format_layout(L)
+  local mt = getmetatable(L)
+  if mt ~= Layout and mt ~= core.metatables.ComposedLayout then
+    error("print_layout: cute.Layout or cute.ComposedLayout expected, got "
+      .. (mt and mt.__name or type(L)), 0)
+  end
+  local r = core.rank(L)
+  if r > 2 then
+    error(("print_layout(%s): rank-2 layout expected, got rank %d")
+      :format(tostring(L), r), 0)
+  end
+  local shape = L:shape()
+  local rows = core.size(r == 2 and shape[1] or shape)
+  local cols = r == 2 and core.size(shape[2]) or 1
+  local cells = {}
+  for m = 0, rows - 1 do
+    for n = 0, cols - 1 do
+      cells[m * cols + n + 1] = cell_text(r == 2 and L(m, n) or L(m))
+    end
+  end
+  local width
+  if type(r == 2 and L(0, 0) or L(0)) == "table" then  -- coordinate layout
+    width = 0
+    for _, s in ipairs(cells) do width = math.max(width, #s) end
+  else
+    width = num_digits(core.cosize(L))
+  end
+  local out = { tostring(L), "\n", "    " }
+  for n = 0, cols - 1 do out[#out + 1] = ("  %" .. width .. "d "):format(n) end
+  out[#out + 1] = "\n"
+  local rule = "    " .. ("+" .. ("-"):rep(width + 2)):rep(cols) .. "+\n"
+  local fmt = "| %" .. width .. "s "
+  for m = 0, rows - 1 do
+    out[#out + 1] = rule
+    out[#out + 1] = ("%2d  "):format(m)
+    for n = 0, cols - 1 do
+      out[#out + 1] = fmt:format(cells[m * cols + n + 1])
+    end
+    out[#out + 1] = "|\n"
+  end
+  out[#out + 1] = rule
+  return table.concat(out)
+end
+
+--- Writes the table to standard output (io.write, or print where the host
+-- left io closed).
+function M.print_layout(L)
+  local s = M.format_layout(L)
+  if io and io.write then io.write(s) else print(s:sub(1, -2)) end
+end
+
+return M

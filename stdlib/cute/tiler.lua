@@ -1,0 +1,140 @@
+--- cute.tiler -- by-mode tilers (paper 3.3.5, Definition 3.1).
+--
+-- A tiler is a Layout, an integer n (the layout n:1), or a Lua table of
+-- tilers <T0, T1, ...> applied mode by mode: element i acts on mode i of
+-- the layout; an element that is itself a table is a sub-tiler acting on
+-- the modes of that mode.
+--
+--   (8,16):(20,1) o <4:1, 8:2>  = (4,8):(20,2)
+--   cute.composition(A, {4, cute.layout "8:2"})
+--
+-- Operations that take tilers (composition, the divides, the by-mode
+-- products) call `bymode` with their own per-mode operation.
+local core = require "cute.core"
+
+local M = {}
+
+local Layout = core.metatables.Layout
+
+function M.is_layout(x)
+  return getmetatable(x) == Layout
+end
+
+--- Text of a tiler: "<4:1,8:2>", nested sub-tilers as "<...>" too.
+function M.tostring(T)
+  if type(T) ~= "table" then
+    return math.type(T) == "integer" and (T .. ":1") or tostring(T)
+  end
+  local parts = {}
+  for i = 1, #T do parts[i] = M.tostring(T[i]) end
+  return "<" .. table.concat(parts, ",") .. ">"
+end
+
+--- Raise an error naming the operation and its operands, like the algebra.
+function M.fail(op, A, T, reason)
+  error(("%s(%s, %s): %s"):format(op, tostring(A), M.tostring(T), reason), 0)
+end
+
+--- A public operation `name(A, T)` made of the function f: an error from
+-- inside (the algebra's message names the step that failed) is raised
+-- prefixed by the call the user made, e.g.
+--   logical_divide((4,6,8):(2,3,5), 3:1): composition(...): ... condition
+function M.checked(name, f)
+  return function(A, T)
+    local ok, r = pcall(f, A, T)
+    if ok then return r end
+    if type(r) == "string" and r:sub(1, #name + 1) ~= name .. "(" then
+      r = ("%s(%s, %s): %s"):format(name, tostring(A), M.tostring(T), r)
+    end
+    error(r, 0)
+  end
+end
+
+--- The layout a non-table tile stands for: Layouts as they are, n as n:1.
+function M.tile(t, op, A, T)
+  if M.is_layout(t) then return t end
+  if math.type(t) == "integer" then return core.layout(t, 1) end
+  M.fail(op, A, T, ("tiler element %s is not a layout, integer or table")
+    :format(tostring(t)))
+end
+
+--- (op(A0, T1), op(A1, T2), ...): `op(Ai, Ti)` on each mode named by the
+-- tiler table T; a table element recurses into that mode.  The modes of A
+-- past #T are kept when `keep_rest` (divides, products) and dropped
+-- otherwise (composition, as CuTe C++ does).
+function M.bymode(op, name, A, T, keep_rest)
+  if not M.is_layout(A) then
+    error(("%s: a by-mode tiler needs a cute.Layout on the left, got %s")
+      :format(name, tostring(A)), 0)
+  end
+  local r = core.rank(A)
+  if #T > r then
+    M.fail(name, A, T, ("tiler has %d modes but the layout has rank %d")
+      :format(#T, r))
+  end
+  local modes = {}
+  for i = 1, #T do
+    local t = T[i]
+    if type(t) == "table" then
+      modes[i] = M.bymode(op, name, A:mode(i - 1), t, keep_rest)
+    else
+      modes[i] = op(A:mode(i - 1), M.tile(t, name, A, T))
+    end
+  end
+  if keep_rest then
+    for i = #T, r - 1 do modes[#modes + 1] = A:mode(i) end
+  end
+  return core.concat(table.unpack(modes))
+end
+
+--- The modes of L as a list of Layouts (an integer-shaped L is its own
+-- single mode).
+function M.modes(L)
+  local t = {}
+  for i = 0, core.rank(L) - 1 do t[i + 1] = L:mode(i) end
+  return t
+end
+
+--- Splits D, the result of a by-mode divide or product of some layout by
+-- tiler T, into its "tile" and "rest" parts (CuTe's tile_unzip): for a
+-- non-table T, D is already (tile, rest); a table splits each mode it
+-- names, and modes past it belong to the rest.
+function M.unzip(D, T)
+  if type(T) ~= "table" then return D:mode(0), D:mode(1) end
+  local tiles, rests = {}, {}
+  for i = 1, #T do
+    tiles[i], rests[i] = M.unzip(D:mode(i - 1), T[i])
+  end
+  for i = #T, core.rank(D) - 1 do rests[#rests + 1] = D:mode(i) end
+  return core.concat(table.unpack(tiles)), core.concat(table.unpack(rests))
+end
+
+--- The three arrangements of seed 004's variant table, for D = op(A, T):
+--   zipped ((T0,T1,..), (R0,R1,..))   tiled ((T0,T1,..), R0, R1, ..)
+--   flat   (T0, T1, .., R0, R1, ..)
+function M.zipped(D, T)
+  return core.concat(M.unzip(D, T))
+end
+
+function M.tiled(D, T)
+  local tile, rest = M.unzip(D, T)
+  return core.concat(tile, table.unpack(M.modes(rest)))
+end
+
+function M.flat(D, T)
+  local tile, rest = M.unzip(D, T)
+  local modes, more = M.modes(tile), M.modes(rest)
+  table.move(more, 1, #more, #modes + 1, modes)
+  return core.concat(table.unpack(modes))
+end
+
+--- composition(A, B): B a Layout, an integer n (= n:1) or a tiler table;
+-- A a Layout, Swizzle or ComposedLayout.  R(c) = A(B(c)).
+function M.composition(A, B)
+  if type(B) == "table" then
+    return M.bymode(core.composition, "composition", A, B, false)
+  end
+  return core.composition(A, B)
+end
+
+return M
