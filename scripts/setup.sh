@@ -10,7 +10,7 @@ PACKAGES=(
   lua5.4 liblua5.4-dev lua-busted    # Lua runtime, headers, spec runner
   libedit-dev                        # REPL line editing
   tmux                               # drives the REPL test
-  # later: chromium                  # renders layout pictures
+  chromium                           # renders layout pictures (browser test)
 )
 
 missing=()
