@@ -1,0 +1,410 @@
+/*
+ * cutelua.c -- the embedding API (cutelua.h): states with a memory limit and
+ * an instruction budget, running code, reading layouts back.
+ *
+ * Every touch of the Lua API that may allocate or raise happens inside
+ * lua_pcall: a state opened with lua_newstate has no panic handler worth
+ * having, and a host must never be aborted by a script.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#include "cute_lua.h"
+#include "internal.h"
+
+/* The count hook fires every HOOK_STEP instructions: finer costs speed,
+ * coarser only blurs the budget's edge. */
+#define HOOK_STEP 1000
+
+static cutelua_state *state_of(lua_State *L) {
+  return *(cutelua_state **)lua_getextraspace(L);
+}
+
+/* ------------------------------------------------------------- memory -- */
+/* lua_Alloc with a ceiling: refusing an allocation makes Lua run an
+ * emergency collection and retry, then raise LUA_ERRMEM. */
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  cutelua_state *S = ud;
+  size_t old = ptr != NULL ? osize : 0;
+  void *p;
+  if (nsize == 0) {
+    free(ptr);
+    S->used -= old;
+    return NULL;
+  }
+  if (S->limit != 0 && nsize > old && nsize - old > S->limit - S->used) {
+    S->refused = 1;
+    return NULL;
+  }
+  p = realloc(ptr, nsize);
+  if (p != NULL)
+    S->used = S->used - old + nsize;
+  return p;
+}
+
+/* ------------------------------------------------------- instructions -- */
+/* Once the budget is gone the hook fires at every instruction of every
+ * coroutine, so a script that pcall-s the error away stops again at once. */
+static void budget_hook(lua_State *L, lua_Debug *ar) {
+  cutelua_state *S = state_of(L);
+  (void)ar;
+  if (!S->budget_hit) {
+    S->remaining -= lua_gethookcount(L);
+    if (S->remaining > 0) {
+      if (lua_gethookcount(L) != HOOK_STEP)  /* a thread stopped before */
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+      return;
+    }
+    S->budget_hit = 1;
+  }
+  lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+  luaL_error(L, "instruction budget exhausted (%I instructions)",
+             (lua_Integer)S->budget);
+}
+
+/* Coroutines inherit the hook of the thread that creates them, so setting
+ * it on the main thread once covers them all; each run call refills. */
+static void budget_refill(cutelua_state *S) {
+  if (S->budget == 0)
+    return;
+  S->remaining = (int64_t)(S->budget > INT64_MAX ? INT64_MAX : S->budget);
+  S->budget_hit = 0;
+  lua_sethook(S->L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+}
+
+/* ------------------------------------------------------------- errors -- */
+int cutelua_msghandler(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  if (msg == NULL) {
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+      msg = lua_tostring(L, -1);
+    else
+      msg = lua_pushfstring(L, "(error object is a %s value)",
+                            luaL_typename(L, 1));
+  }
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+/* The message lives in C memory so that it survives a full Lua heap. */
+static void set_error(cutelua_state *S, const char *msg) {
+  size_t n = strlen(msg) + 1;
+  char *copy = malloc(n);
+  free(S->err);
+  S->err = copy;
+  if (copy != NULL)
+    memcpy(copy, msg, n);
+}
+
+static cutelua_status fail(cutelua_state *S, cutelua_status st,
+                           const char *msg) {
+  set_error(S, msg);
+  return st;
+}
+
+/* Maps a failed lua_pcall to a status, records its message and drops it.
+ * A budget or memory stop wins over whatever the script made of it. */
+static cutelua_status failed_call(cutelua_state *S, int lst,
+                                  cutelua_status otherwise) {
+  lua_State *L = S->L;
+  const char *msg = lua_tostring(L, -1);
+  cutelua_status st = otherwise;
+  if (S->budget_hit)
+    st = CUTELUA_EBUDGET;
+  else if (lst == LUA_ERRMEM || (lst == LUA_ERRERR && S->refused))
+    st = CUTELUA_EMEM;  /* ERRERR: the traceback itself found no memory */
+  if (st == CUTELUA_EMEM && S->limit != 0) {
+    char buf[96];
+    snprintf(buf, sizeof buf, "not enough memory (limit %zu bytes)", S->limit);
+    set_error(S, buf);
+  } else {
+    set_error(S, msg != NULL ? msg : "(error object is not a string)");
+  }
+  lua_pop(L, 1);
+  return st;
+}
+
+/* -------------------------------------------------------------- open -- */
+static int load_embedded(lua_State *L) {
+  const cutelua_module *m = lua_touserdata(L, lua_upvalueindex(1));
+  if (luaL_loadbufferx(L, (const char *)m->code, m->size, m->chunkname,
+                       "t") != LUA_OK)
+    return lua_error(L);
+  lua_insert(L, 1);  /* run it with require's arguments (name, extra) */
+  lua_call(L, lua_gettop(L) - 1, 1);
+  return 1;
+}
+
+static void preload_all(lua_State *L) {
+  const cutelua_module *m;
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  for (m = cutelua_stdlib; m->name != NULL; m++) {
+    lua_pushlightuserdata(L, (void *)m);
+    lua_pushcclosure(L, load_embedded, 1);
+    lua_setfield(L, -2, m->name);
+  }
+  lua_pushcfunction(L, luaopen_cute_core);
+  lua_setfield(L, -2, "cute.core");
+  lua_pop(L, 1);
+}
+
+/* Without io, scripts get no other road to files: no loadfile/dofile, no
+ * package.loadlib, and require searches package.preload only. */
+static void close_files(lua_State *L) {
+  lua_pushnil(L);
+  lua_setglobal(L, "loadfile");
+  lua_pushnil(L);
+  lua_setglobal(L, "dofile");
+  lua_getglobal(L, "package");
+  lua_pushnil(L);
+  lua_setfield(L, -2, "loadlib");
+  lua_getfield(L, -1, "searchers");
+  lua_rawgeti(L, -1, 1);
+  lua_createtable(L, 1, 0);
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, 1);
+  lua_setfield(L, -3, "searchers");
+  lua_pop(L, 2);
+}
+
+static int open_libs(lua_State *L) {
+  static const luaL_Reg always[] = {
+    {LUA_GNAME, luaopen_base},         {LUA_LOADLIBNAME, luaopen_package},
+    {LUA_COLIBNAME, luaopen_coroutine}, {LUA_TABLIBNAME, luaopen_table},
+    {LUA_STRLIBNAME, luaopen_string},  {LUA_MATHLIBNAME, luaopen_math},
+    {LUA_UTF8LIBNAME, luaopen_utf8},   {NULL, NULL}};
+  const cutelua_options *opt = lua_touserdata(L, 1);
+  const luaL_Reg *lib;
+  for (lib = always; lib->name != NULL; lib++) {
+    luaL_requiref(L, lib->name, lib->func, 1);
+    lua_pop(L, 1);
+  }
+  if (opt->open_io) {
+    luaL_requiref(L, LUA_IOLIBNAME, luaopen_io, 1);
+    lua_pop(L, 1);
+  } else {
+    close_files(L);
+  }
+  if (opt->open_os) {
+    luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 1);
+    lua_pop(L, 1);
+  }
+  preload_all(L);
+  return 0;
+}
+
+void cutelua_options_init(cutelua_options *opt) {
+  memset(opt, 0, sizeof *opt);
+}
+
+cutelua_state *cutelua_open(const cutelua_options *opt) {
+  cutelua_options defaults;
+  cutelua_state *S = calloc(1, sizeof *S);
+  if (opt == NULL) {
+    cutelua_options_init(&defaults);
+    opt = &defaults;
+  }
+  if (S == NULL)
+    return NULL;
+  S->limit = opt->memory_limit;
+  S->budget = opt->instruction_limit;
+  S->L = lua_newstate(limited_alloc, S);
+  if (S->L == NULL) {
+    free(S);
+    return NULL;
+  }
+  *(cutelua_state **)lua_getextraspace(S->L) = S;
+  lua_pushcfunction(S->L, open_libs);
+  lua_pushlightuserdata(S->L, (void *)opt);
+  if (lua_pcall(S->L, 1, 0, 0) != LUA_OK) {
+    cutelua_close(S);
+    return NULL;
+  }
+  return S;
+}
+
+void cutelua_close(cutelua_state *S) {
+  if (S == NULL)
+    return;
+  lua_close(S->L);
+  free(S->err);
+  free(S);
+}
+
+/* --------------------------------------------------------------- run -- */
+typedef struct chunk {
+  const char *code;  /* Lua text, or NULL to read `name` as a file */
+  const char *name;
+  int file_failed;   /* the file could not be opened or read       */
+} chunk;
+
+static int load_chunk(lua_State *L) {
+  chunk *c = lua_touserdata(L, 1);
+  int st;
+  if (c->code != NULL) {
+    st = luaL_loadbufferx(L, c->code, strlen(c->code), c->name, "t");
+  } else {
+    st = luaL_loadfilex(L, c->name, "t");
+    c->file_failed = st == LUA_ERRFILE;
+  }
+  if (st != LUA_OK)
+    return lua_error(L);
+  return 1;
+}
+
+/* Loads and runs a chunk; its results become stack slots 1..n. */
+static cutelua_status run(cutelua_state *S, chunk *c) {
+  lua_State *L = S->L;
+  int lst;
+  lua_settop(L, 0);
+  S->nresults = 0;
+  S->refused = 0;
+  budget_refill(S);
+  lua_pushcfunction(L, cutelua_msghandler);
+  lua_pushcfunction(L, load_chunk);
+  lua_pushlightuserdata(L, c);
+  lst = lua_pcall(L, 1, 1, 0);
+  if (lst != LUA_OK) {
+    lua_remove(L, 1);
+    return failed_call(S, lst, c->file_failed ? CUTELUA_EFILE
+                                              : CUTELUA_ESYNTAX);
+  }
+  lst = lua_pcall(L, 0, LUA_MULTRET, 1);
+  lua_remove(L, 1);
+  if (lst != LUA_OK)
+    return failed_call(S, lst, CUTELUA_ERUN);
+  S->nresults = lua_gettop(L);
+  return CUTELUA_OK;
+}
+
+cutelua_status cutelua_run_string(cutelua_state *S, const char *code,
+                                  const char *chunkname) {
+  chunk c;
+  if (S == NULL || code == NULL)
+    return S == NULL ? CUTELUA_EARG : fail(S, CUTELUA_EARG, "code is NULL");
+  c.code = code;
+  c.name = chunkname != NULL ? chunkname : "=(string)";
+  c.file_failed = 0;
+  return run(S, &c);
+}
+
+cutelua_status cutelua_run_file(cutelua_state *S, const char *path) {
+  chunk c;
+  if (S == NULL || path == NULL)
+    return S == NULL ? CUTELUA_EARG : fail(S, CUTELUA_EARG, "path is NULL");
+  c.code = NULL;
+  c.name = path;
+  c.file_failed = 0;
+  return run(S, &c);
+}
+
+const char *cutelua_last_error(const cutelua_state *S) {
+  if (S == NULL)
+    return "no state";
+  if (S->err == NULL)
+    return "";
+  return S->err;
+}
+
+int cutelua_nresults(const cutelua_state *S) {
+  return S != NULL ? S->nresults : 0;
+}
+
+/* ------------------------------------------------ layouts back into C -- */
+/* "(_,(_,_))" from the shape's token string "(x(xx))". */
+static void profile_text(const cute_tuple *t, char *buf) {
+  int i;
+  char prev = '(';
+  for (i = 0; i < t->ntok; i++) {
+    char k = t->tok[i];
+    if (k != ')' && prev != '(')
+      *buf++ = ',';
+    *buf++ = k == 'x' ? '_' : k;
+    prev = k;
+  }
+  *buf = '\0';
+}
+
+static void fill_layout(cutelua_layout *out, const cute_layout *l) {
+  int i;
+  out->layout = *l;
+  out->rank = cute_layout_rank(l);
+  out->depth = cute_layout_depth(l);
+  out->nleaf = l->shape.nleaf;
+  for (i = 0; i < l->shape.nleaf; i++) {
+    out->shape[i] = l->shape.v[i];
+    out->stride[i] = l->stride.v[i];
+    out->basis[i] = l->stride.e[i];
+  }
+  profile_text(&l->shape, out->profile);
+  cute_layout_print(l, out->text, sizeof out->text);
+}
+
+typedef struct lookup {
+  const char *global;  /* NULL: the value is at stack slot `index` */
+  int index;
+  cutelua_layout *out;
+} lookup;
+
+static int read_layout(lua_State *L) {
+  lookup *q = lua_touserdata(L, 1);
+  const cute_layout *l;
+  if (q->global != NULL)
+    lua_getglobal(L, q->global);
+  else
+    lua_pushvalue(L, q->index);
+  l = cutelua_testlayout(L, -1);
+  if (l == NULL) {
+    if (q->global != NULL)
+      return luaL_error(L, "global '%s' is a %s value, not a layout",
+                        q->global, luaL_typename(L, -1));
+    return luaL_error(L, "result %d is a %s value, not a layout", q->index,
+                      luaL_typename(L, -1));
+  }
+  fill_layout(q->out, l);
+  return 0;
+}
+
+static cutelua_status lookup_layout(cutelua_state *S, lookup *q) {
+  lua_State *L = S->L;
+  int lst;
+  if (!lua_checkstack(L, 4))
+    return fail(S, CUTELUA_EMEM, "not enough memory (Lua stack)");
+  lua_pushcfunction(L, read_layout);
+  lua_pushlightuserdata(L, q);
+  lst = lua_pcall(L, 1, 0, 0);
+  return lst == LUA_OK ? CUTELUA_OK : failed_call(S, lst, CUTELUA_ETYPE);
+}
+
+cutelua_status cutelua_result_layout(cutelua_state *S, int i,
+                                     cutelua_layout *out) {
+  lookup q;
+  if (S == NULL || out == NULL)
+    return S == NULL ? CUTELUA_EARG : fail(S, CUTELUA_EARG, "out is NULL");
+  if (i < 1 || i > S->nresults) {
+    char buf[96];
+    snprintf(buf, sizeof buf, "no result %d: the last run returned %d", i,
+             S->nresults);
+    return fail(S, CUTELUA_EARG, buf);
+  }
+  q.global = NULL;
+  q.index = i;
+  q.out = out;
+  return lookup_layout(S, &q);
+}
+
+cutelua_status cutelua_global_layout(cutelua_state *S, const char *name,
+                                     cutelua_layout *out) {
+  lookup q;
+  if (S == NULL || name == NULL || out == NULL)
+    return S == NULL ? CUTELUA_EARG
+                     : fail(S, CUTELUA_EARG, "name or out is NULL");
+  q.global = name;
+  q.index = 0;
+  q.out = out;
+  return lookup_layout(S, &q);
+}

@@ -1,0 +1,172 @@
+/*
+ * cutelua.h -- embed cutelua (Lua 5.4 with the `cute` layout module) in a C
+ * or C++ program.
+ *
+ * A host opens a state with limits, runs Lua text that builds layouts with
+ * `require "cute"`, and reads layouts back as plain C data:
+ *
+ *     #include <cutelua.h>
+ *     #include <stdio.h>
+ *
+ *     int main(void) {
+ *       cutelua_options opt;
+ *       cutelua_layout A;
+ *       cutelua_state *S;
+ *       cutelua_options_init(&opt);
+ *       opt.memory_limit = 8 << 20;            // 8 MiB of Lua heap
+ *       opt.instruction_limit = 10000000;      // per run call
+ *       S = cutelua_open(&opt);
+ *       if (S == NULL) return 1;
+ *       if (cutelua_run_string(S, "local cute = require 'cute'\n"
+ *                                 "A = cute.layout '(4,8):(1,4)'", NULL) ||
+ *           cutelua_global_layout(S, "A", &A)) {
+ *         fprintf(stderr, "%s\n", cutelua_last_error(S));
+ *         cutelua_close(S);
+ *         return 1;
+ *       }
+ *       printf("%s has %d modes, shape[1] = %lld\n", A.text, A.rank,
+ *              (long long)A.shape[1]);         // (4,8):(1,4) has 2 modes, 8
+ *       cutelua_close(S);
+ *       return 0;
+ *     }
+ *
+ * Build it with `cc host.c $(pkg-config --cflags --libs cutelua)`, or in
+ * CMake with `find_package(cutelua)` and `target_link_libraries(host
+ * cutelua::cutelua)`.  examples/host/ is this example, grown up.
+ *
+ * Rules of the API:
+ *   - no global state: everything hangs off an opaque cutelua_state, and
+ *     states are independent (one thread at a time per state);
+ *   - every fallible function returns a cutelua_status; the message (with a
+ *     Lua traceback for run-time errors) is cutelua_last_error(S);
+ *   - a state stays usable after any error, including hitting its memory
+ *     limit or its instruction budget.
+ * The library carries the `cute` standard library inside; libcutelua.a
+ * carries Lua 5.4 too, libcutelua.so uses the system's liblua5.4.so.
+ */
+#ifndef CUTELUA_H
+#define CUTELUA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cute.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUTELUA_VERSION "0.1.0"
+
+typedef enum cutelua_status {
+  CUTELUA_OK = 0,
+  CUTELUA_ESYNTAX,   /* the Lua text does not compile                      */
+  CUTELUA_ERUN,      /* the script raised an error (cute algebra errors too) */
+  CUTELUA_EMEM,      /* the memory limit was hit (or malloc failed)         */
+  CUTELUA_EBUDGET,   /* the instruction budget of the run call ran out      */
+  CUTELUA_EFILE,     /* cutelua_run_file could not read the file            */
+  CUTELUA_ETYPE,     /* the value asked for is not a layout                 */
+  CUTELUA_EARG       /* bad argument (no such result, NULL pointer)         */
+} cutelua_status;
+
+/* ------------------------------------------------------------- a state -- */
+typedef struct cutelua_state cutelua_state;
+
+typedef struct cutelua_options {
+  /* Bytes the Lua heap may hold; 0 = unlimited.  An allocation past it
+   * fails, so the script gets Lua's "not enough memory" error and the run
+   * call returns CUTELUA_EMEM.  The standard libraries and `cute` need a
+   * few hundred KiB. */
+  size_t memory_limit;
+  /* Lua VM instructions one run call may execute; 0 = unlimited.  Past it
+   * the script stops with "instruction budget exhausted" (CUTELUA_EBUDGET);
+   * pcall inside the script cannot swallow it.  Counted in steps of 1000. */
+  uint64_t instruction_limit;
+  /* Nonzero opens the io library and file access from scripts (loadfile,
+   * dofile, Lua and C modules found on package.path / package.cpath).
+   * Zero: io is nil and scripts reach no file; require still finds `cute`
+   * and everything preloaded. */
+  int open_io;
+  /* Nonzero opens the os library; zero leaves os nil. */
+  int open_os;
+} cutelua_options;
+
+/* Defaults: no memory limit, no instruction budget, io and os closed.
+ *     cutelua_options opt;
+ *     cutelua_options_init(&opt);
+ *     opt.open_io = 1;                // a trusted script may read files */
+void cutelua_options_init(cutelua_options *opt);
+
+/* A new state: Lua's base, package, coroutine, table, string, math and utf8
+ * libraries (+ io, os as asked), with `cute` and its submodules preloaded
+ * (`require "cute"` loads them from the library itself, not from disk).
+ * `opt` NULL means the defaults.  Returns NULL only when memory runs out
+ * (a memory_limit below what the libraries need).
+ *     cutelua_state *S = cutelua_open(NULL);
+ *     ...
+ *     cutelua_close(S); */
+cutelua_state *cutelua_open(const cutelua_options *opt);
+
+/* Frees everything the state holds; NULL is allowed. */
+void cutelua_close(cutelua_state *S);
+
+/* ----------------------------------------------------------- run code -- */
+/* Compiles and runs Lua text (no precompiled chunks).  `chunkname` names it
+ * in messages ("=name" verbatim, "@file" as a file); NULL means "=(string)".
+ * The values it returns are kept as the state's results until the next run.
+ *     if (cutelua_run_string(S, "return 6 * 7", "=answer") != CUTELUA_OK)
+ *       fprintf(stderr, "%s\n", cutelua_last_error(S)); */
+cutelua_status cutelua_run_string(cutelua_state *S, const char *code,
+                                  const char *chunkname);
+
+/* Runs the Lua file at `path` (read by the host, whatever open_io says);
+ * its results are kept like cutelua_run_string's.
+ *     if (cutelua_run_file(S, "tile.lua") == CUTELUA_EFILE) ... */
+cutelua_status cutelua_run_file(cutelua_state *S, const char *path);
+
+/* The message of the last failed call ("" when none failed yet): for run
+ * errors "chunk:line: message" and a stack traceback, for algebra errors
+ * the algebra's message ("composition(...): ..."). Valid until the next
+ * call on S.
+ *     cutelua_run_string(S, "error 'boom'", "=x");
+ *     cutelua_last_error(S);    // "x:1: boom\nstack traceback:..." */
+const char *cutelua_last_error(const cutelua_state *S);
+
+/* ------------------------------------------------- layouts back into C -- */
+/* A layout as plain C data.  `layout` is the algebra value itself (pass it
+ * to the cute_* functions of cute.h); the rest is derived from it. */
+typedef struct cutelua_layout {
+  cute_layout layout;
+  int rank;                          /* top-level modes (1 for 8:1)        */
+  int depth;                         /* nesting depth (0 for 8:1)          */
+  int nleaf;                         /* leaves of shape and of stride      */
+  int64_t shape[CUTE_MAX_LEAVES];    /* shape leaves, left to right        */
+  int64_t stride[CUTE_MAX_LEAVES];   /* stride leaves (coefficient of a@i) */
+  cute_basis basis[CUTE_MAX_LEAVES]; /* 0, or the basis path of a@i        */
+  char profile[CUTE_MAX_TOKENS * 2]; /* nesting as text: "(_,(_,_))", "_"  */
+  char text[CUTE_MAX_TEXT];          /* CuTe text "(4,(2,2)):(1,(4,8))"    */
+} cutelua_layout;
+
+/* Number of values the last successful run returned. */
+int cutelua_nresults(const cutelua_state *S);
+
+/* Result i (1-based) of the last run, as a layout.
+ *     cutelua_layout L;
+ *     cutelua_run_string(S, "return require('cute').layout '(4,(2,2))'", 0);
+ *     cutelua_result_layout(S, 1, &L);  // L.text "(4,(2,2)):(1,(4,8))",
+ *                                       // L.profile "(_,(_,_))",
+ *                                       // L.nleaf 3, L.stride {1,4,8} */
+cutelua_status cutelua_result_layout(cutelua_state *S, int i,
+                                     cutelua_layout *out);
+
+/* Global variable `name` as a layout; CUTELUA_ETYPE when it holds anything
+ * else (the message says what it holds).
+ *     cutelua_run_string(S, "A = require('cute').layout {4, 8}", NULL);
+ *     cutelua_global_layout(S, "A", &L);  // L.text "(4,8):(1,4)" */
+cutelua_status cutelua_global_layout(cutelua_state *S, const char *name,
+                                     cutelua_layout *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUTELUA_H */
