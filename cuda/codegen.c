@@ -1,0 +1,275 @@
+/*
+ * codegen.c -- layouts as straight-line CUDA C.
+ *
+ * A layout's function is idx2crd followed by an inner product (paper eq. 4,
+ * 5).  With the shape known when the kernel is generated, idx2crd is a
+ * chain of `% s` and `/ s` by literals, which NVCC turns into multiply-high
+ * and shift sequences; strides become literal multipliers.  So
+ *     (4,8):(1,4)  at i   ->   r += (int)(i % 4u); i /= 4u; r += (int)i * 4;
+ * Size-1 leaves disappear and adjacent leaves of one mode that continue each
+ * other (d1 == s0 * d0) merge, which is coalescing restricted to a mode so
+ * that the coordinate overloads keep their meaning.  The functions are
+ * defined on the layout's domain (indices in [0, size)).
+ *
+ * The text is valid C++ for the host too when CUTE_DI is defined as
+ * `static inline` first, which is how the C tests check it against the
+ * algebra's own evaluation.
+ */
+#include "internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+const char cute_cuda_prelude[] =
+    "#ifndef CUTE_DI\n"
+    "#define CUTE_DI __device__ __forceinline__\n"
+    "#endif\n";
+
+typedef struct cg_term { int64_t shape, stride; } cg_term;
+
+/* One top-level mode's terms, innermost first. */
+typedef struct cg_mode { int n; cg_term t[CUTE_MAX_LEAVES]; } cg_mode;
+
+typedef struct cg_layout {
+  int rank;
+  cg_mode mode[CUTE_MAX_LEAVES];
+  int64_t size, lo, hi;   /* image is within [lo, hi] */
+  int wide_index, wide_value;
+} cg_layout;
+
+static void add_term(cg_mode *m, int64_t s, int64_t d)
+{
+  cg_term *last = m->n ? &m->t[m->n - 1] : NULL;
+  if (s == 1) return;
+  if (last && d == last->shape * last->stride) {
+    last->shape *= s;
+    return;
+  }
+  m->t[m->n].shape = s;
+  m->t[m->n].stride = d;
+  m->n++;
+}
+
+/* Flattens L into per-mode terms and computes the index/value widths.
+ * Every product below is bounded by the layout's checked size and image,
+ * which the algebra keeps within 64 bits. */
+static cute_cuda_status analyse(cg_layout *g, const cute_layout *L,
+                                const char *name, cute_cuda_error *err)
+{
+  int m, k;
+  memset(g, 0, sizeof *g);
+  if (cute_layout_has_basis(L))
+    return cucu_fail(err, CUTE_CUDA_ELAYOUT,
+                     "cute.cuda: codegen '%s': coordinate layouts (basis "
+                     "strides) have no integral offset", name);
+  if (cute_layout_size(L, &g->size, NULL) != CUTE_OK)
+    return cucu_fail(err, CUTE_CUDA_ELAYOUT,
+                     "cute.cuda: codegen '%s': size overflows", name);
+  g->rank = cute_tuple_rank(&L->shape);
+  for (m = 0; m < g->rank; m++) {
+    cute_span sp;
+    if (cute_tuple_span(&L->shape, m, &sp) != 0) sp.leaf0 = sp.leaf1 = 0;
+    for (k = sp.leaf0; k < sp.leaf1; k++)
+      add_term(&g->mode[m], L->shape.v[k], L->stride.v[k]);
+    for (k = 0; k < g->mode[m].n; k++) {
+      int64_t reach = (g->mode[m].t[k].shape - 1) * g->mode[m].t[k].stride;
+      if (reach > 0) g->hi += reach;
+      else g->lo += reach;
+    }
+  }
+  g->wide_index = g->size > (int64_t)UINT32_MAX;
+  g->wide_value = g->hi > INT32_MAX || g->lo < INT32_MIN;
+  return CUTE_CUDA_OK;
+}
+
+/* r += contributions of variable v over terms of m; v is consumed. */
+static void emit_terms(cute_cuda_text *o, const cg_layout *g, const cg_mode *m,
+                       const char *v)
+{
+  const char *vt = g->wide_value ? "long long" : "int";
+  const char *us = g->wide_index ? "ull" : "u";
+  const char *ds = g->wide_value ? "ll" : "";
+  int k;
+  for (k = 0; k < m->n; k++) {
+    const cg_term *t = &m->t[k];
+    int last = k == m->n - 1;
+    if (t->stride != 0) {
+      cute_cuda_text_printf(o, "  r += (%s)", vt);
+      if (last) cute_cuda_text_puts(o, v);
+      else cute_cuda_text_printf(o, "(%s %% %lld%s)", v, (long long)t->shape,
+                                 us);
+      if (t->stride != 1)
+        cute_cuda_text_printf(o, " * %lld%s", (long long)t->stride, ds);
+      cute_cuda_text_puts(o, ";");
+    }
+    if (!last) cute_cuda_text_printf(o, " %s /= %lld%s;", v,
+                                     (long long)t->shape, us);
+    cute_cuda_text_puts(o, "\n");
+  }
+}
+
+static void emit_functions(cute_cuda_text *o, const cg_layout *g,
+                           const char *name)
+{
+  const char *it = g->wide_index ? "unsigned long long" : "unsigned";
+  const char *vt = g->wide_value ? "long long" : "int";
+  cg_mode all;
+  int m, k;
+  /* The 1-D form walks every mode's terms in order: idx2crd on the
+   * flattened shape, since colexicographic order nests. */
+  all.n = 0;
+  for (m = 0; m < g->rank; m++)
+    for (k = 0; k < g->mode[m].n; k++)
+      add_term(&all, g->mode[m].t[k].shape, g->mode[m].t[k].stride);
+  cute_cuda_text_printf(o, "CUTE_DI %s %s(%s i) {\n  %s r = 0;\n", vt, name,
+                        it, vt);
+  emit_terms(o, g, &all, "i");
+  cute_cuda_text_puts(o, "  return r;\n}\n");
+  if (g->rank < 2) return;
+  cute_cuda_text_printf(o, "CUTE_DI %s %s(", vt, name);
+  for (m = 0; m < g->rank; m++)
+    cute_cuda_text_printf(o, "%s%s c%d", m ? ", " : "", it, m);
+  cute_cuda_text_printf(o, ") {\n  %s r = 0;\n", vt);
+  for (m = 0; m < g->rank; m++) {
+    char v[16];
+    sprintf(v, "c%d", m);
+    emit_terms(o, g, &g->mode[m], v);
+  }
+  cute_cuda_text_puts(o, "  return r;\n}\n");
+}
+
+static void emit_comment(cute_cuda_text *o, const char *what)
+{
+  cute_cuda_text_puts(o, "/* ");
+  cute_cuda_text_puts(o, what);
+  cute_cuda_text_puts(o, " */\n");
+}
+
+static cute_cuda_status check_name(const char *name, cute_cuda_error *err)
+{
+  const char *p = name;
+  int ok = (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'));
+  for (; ok && *p; p++)
+    ok = *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+         (*p >= '0' && *p <= '9');
+  if (!ok || strlen(name) > 200)
+    return cucu_fail(err, CUTE_CUDA_EINVAL,
+                     "cute.cuda: codegen: '%s' is not a C identifier", name);
+  return CUTE_CUDA_OK;
+}
+
+cute_cuda_status cute_cuda_emit_layout(cute_cuda_text *out, const char *name,
+                                       const cute_layout *L,
+                                       cute_cuda_error *err)
+{
+  char text[CUTE_MAX_TEXT];
+  cg_layout g;
+  cute_cuda_status s;
+  if ((s = check_name(name, err)) || (s = analyse(&g, L, name, err))) return s;
+  cute_layout_print(L, text, sizeof text);
+  emit_comment(out, text);
+  emit_functions(out, &g, name);
+  cute_cuda_text_printf(out,
+                        "constexpr long long %s_size = %lldll, %s_cosize = "
+                        "%lldll;\n",
+                        name, (long long)g.size, name, (long long)g.hi + 1);
+  return CUTE_CUDA_OK;
+}
+
+void cute_cuda_emit_swizzle_expr(cute_cuda_text *o, cute_swizzle sw,
+                                 const char *x)
+{
+  long long field = (1ll << sw.b) - 1;
+  if (sw.b == 0) {
+    cute_cuda_text_printf(o, "(%s)", x);
+  } else if (sw.s >= 0) {
+    cute_cuda_text_printf(o, "((%s) ^ (((%s) & %lldll) >> %d))", x, x,
+                          field << (sw.m + sw.s), sw.s);
+  } else {
+    cute_cuda_text_printf(o, "((%s) ^ (((%s) & %lldll) << %d))", x, x,
+                          field << sw.m, -sw.s);
+  }
+}
+
+/* name(args) = sw(offset + name_layout(args)) for each overload. */
+static void emit_swizzled(cute_cuda_text *o, const cg_layout *g,
+                          const cute_composed *C, const char *name)
+{
+  const char *it = g->wide_index ? "unsigned long long" : "unsigned";
+  int m, forms = g->rank >= 2 ? 2 : 1, f;
+  for (f = 0; f < forms; f++) {
+    cute_cuda_text_printf(o, "CUTE_DI long long %s(", name);
+    if (f == 0) cute_cuda_text_printf(o, "%s i", it);
+    for (m = 0; f == 1 && m < g->rank; m++)
+      cute_cuda_text_printf(o, "%s%s c%d", m ? ", " : "", it, m);
+    cute_cuda_text_printf(o, ") {\n  long long x = %lldll + %s_layout(",
+                          (long long)C->offset, name);
+    if (f == 0) cute_cuda_text_puts(o, "i");
+    for (m = 0; f == 1 && m < g->rank; m++)
+      cute_cuda_text_printf(o, "%sc%d", m ? ", " : "", m);
+    cute_cuda_text_puts(o, ");\n  return ");
+    cute_cuda_emit_swizzle_expr(o, C->sw, "x");
+    cute_cuda_text_puts(o, ";\n}\n");
+  }
+}
+
+cute_cuda_status cute_cuda_emit_composed(cute_cuda_text *out,
+                                         const char *name,
+                                         const cute_composed *C,
+                                         cute_cuda_error *err)
+{
+  char text[CUTE_MAX_TEXT], inner[256];
+  cg_layout g;
+  int64_t cosize = 0;
+  cute_cuda_status s;
+  if ((s = check_name(name, err))) return s;
+  snprintf(inner, sizeof inner, "%s_layout", name);
+  if ((s = analyse(&g, &C->layout, name, err))) return s;
+  cute_composed_print(C, text, sizeof text);
+  emit_comment(out, text);
+  emit_functions(out, &g, inner);
+  emit_swizzled(out, &g, C, name);
+  if (cute_composed_cosize(C, &cosize, NULL) != CUTE_OK) cosize = g.hi + 1;
+  cute_cuda_text_printf(out,
+                        "constexpr long long %s_size = %lldll, %s_cosize = "
+                        "%lldll;\n",
+                        name, (long long)g.size, name, (long long)cosize);
+  return CUTE_CUDA_OK;
+}
+
+cute_cuda_status cute_cuda_emit_tensor(cute_cuda_text *out, const char *name,
+                                       cute_cuda_dtype dtype,
+                                       const cute_layout *L,
+                                       cute_cuda_error *err)
+{
+  char inner[256];
+  const char *T = cute_cuda_dtype_ctype(dtype);
+  cg_layout g;
+  cute_cuda_status s;
+  int m, f, forms;
+  const char *it;
+  if ((s = check_name(name, err)) || (s = analyse(&g, L, name, err))) return s;
+  snprintf(inner, sizeof inner, "%s_layout", name);
+  if ((s = cute_cuda_emit_layout(out, inner, L, err))) return s;
+  it = g.wide_index ? "unsigned long long" : "unsigned";
+  forms = g.rank >= 2 ? 2 : 1;
+  cute_cuda_text_printf(out, "typedef %s %s_elem; /* %s */\n", T, name,
+                        cute_cuda_dtype_name(dtype));
+  cute_cuda_text_printf(out, "constexpr long long %s_size = %lldll;\n", name,
+                        (long long)g.size);
+  cute_cuda_text_printf(out, "struct %s_t {\n  %s *ptr;\n", name, T);
+  for (f = 0; f < forms; f++) {
+    cute_cuda_text_printf(out, "  CUTE_DI %s &operator()(", T);
+    if (f == 0) cute_cuda_text_printf(out, "%s i", it);
+    for (m = 0; f == 1 && m < g.rank; m++)
+      cute_cuda_text_printf(out, "%s%s c%d", m ? ", " : "", it, m);
+    cute_cuda_text_printf(out, ") const { return ptr[%s(", inner);
+    if (f == 0) cute_cuda_text_puts(out, "i");
+    for (m = 0; f == 1 && m < g.rank; m++)
+      cute_cuda_text_printf(out, "%sc%d", m ? ", " : "", m);
+    cute_cuda_text_puts(out, ")]; }\n");
+  }
+  cute_cuda_text_puts(out, "};\n");
+  return CUTE_CUDA_OK;
+}

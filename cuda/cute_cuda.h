@@ -1,0 +1,322 @@
+/*
+ * cute_cuda.h -- the CUDA bridge of cutelua: layouts become CUDA C, NVRTC
+ * compiles it, a content-addressed cache keeps the binaries, the driver
+ * runs them.
+ *
+ * Nothing here needs CUDA at build time: libcuda.so.1 and libnvrtc are
+ * opened with dlopen on first use and only the handful of entry points
+ * declared in cuda/internal.h are looked up.  So the library builds and its
+ * compile path (NVRTC -> PTX) runs on a machine with the toolkit but no GPU,
+ * and everything fails with a clear message on a machine with neither:
+ *     "cute.cuda: libcuda.so.1 not found (no NVIDIA driver): ..."
+ *
+ * State.  Unlike algebra/, this layer owns process-wide state: the loaded
+ * libraries, the primary context of device 0, the cache settings and
+ * counters, and the in-memory maps of compiled binaries and loaded modules.
+ * It is not thread-safe: one thread (one Lua state) drives it at a time.
+ *
+ * Errors.  Every fallible function returns a cute_cuda_status and, if `err`
+ * is not NULL, stores a heap message in err->msg (free it with
+ * cute_cuda_error_clear).  Compile errors carry NVRTC's log followed by the
+ * numbered source.
+ */
+#ifndef CUTE_CUDA_H
+#define CUTE_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cute.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- errors -- */
+typedef enum cute_cuda_status {
+  CUTE_CUDA_OK = 0,
+  CUTE_CUDA_ENOLIB,    /* libcuda.so.1 or libnvrtc not found              */
+  CUTE_CUDA_ENODEVICE, /* a driver, but no usable device                  */
+  CUTE_CUDA_EDRIVER,   /* a driver call failed (name and code given)      */
+  CUTE_CUDA_ECOMPILE,  /* NVRTC refused the source: log + numbered source */
+  CUTE_CUDA_EINVAL,    /* bad argument                                    */
+  CUTE_CUDA_ELAYOUT,   /* a layout the bridge cannot turn into code       */
+  CUTE_CUDA_EIO,       /* cache directory or file trouble                 */
+  CUTE_CUDA_ENOMEM
+} cute_cuda_status;
+
+typedef struct cute_cuda_error {
+  cute_cuda_status code;
+  char *msg;           /* heap; NULL when code == CUTE_CUDA_OK */
+} cute_cuda_error;
+
+void cute_cuda_error_clear(cute_cuda_error *err);
+
+/* A growable string: every append keeps it NUL-terminated; after a failed
+ * allocation `oom` is set and further appends are ignored. */
+typedef struct cute_cuda_text {
+  char *s;
+  size_t len, cap;
+  int oom;
+} cute_cuda_text;
+
+void cute_cuda_text_free(cute_cuda_text *t);
+void cute_cuda_text_puts(cute_cuda_text *t, const char *s);
+void cute_cuda_text_printf(cute_cuda_text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Milliseconds on a monotonic clock (for the timings the bridge reports). */
+double cute_cuda_now_ms(void);
+
+/* ---------------------------------------------------------------- dtypes -- */
+typedef enum cute_cuda_dtype {
+  CUTE_F16, CUTE_BF16, CUTE_F32, CUTE_F64,
+  CUTE_I8, CUTE_I16, CUTE_I32, CUTE_I64,
+  CUTE_U8, CUTE_U16, CUTE_U32, CUTE_U64,
+  CUTE_DTYPE_COUNT
+} cute_cuda_dtype;
+
+int cute_cuda_dtype_size(cute_cuda_dtype t);            /* bytes          */
+const char *cute_cuda_dtype_name(cute_cuda_dtype t);    /* "f32"          */
+/* The CUDA C type of an element.  f16 and bf16 are stored as their bit
+ * patterns (unsigned short), so generated code needs no cuda_fp16.h. */
+const char *cute_cuda_dtype_ctype(cute_cuda_dtype t);
+int cute_cuda_dtype_parse(const char *name, cute_cuda_dtype *out); /* 0 ok */
+int cute_cuda_dtype_is_float(cute_cuda_dtype t);
+
+/* -------------------------------------------------------------- libraries -- */
+/* Opens libcuda.so.1, runs cuInit, takes the primary context of device 0
+ * and makes it current.  Idempotent; a failure is remembered and repeated. */
+cute_cuda_status cute_cuda_driver_load(cute_cuda_error *err);
+/* Opens libnvrtc (CUDA_HOME, /usr/local/cuda, then the loader path; sonames
+ * libnvrtc.so.13, .12, libnvrtc.so).  Idempotent. */
+cute_cuda_status cute_cuda_nvrtc_load(cute_cuda_error *err);
+/* "13.0" once NVRTC is loaded (or known from the cache's memo), else NULL. */
+const char *cute_cuda_nvrtc_version(void);
+/* Milliseconds spent in dlopen + cuInit + context, and in dlopen of NVRTC. */
+double cute_cuda_driver_init_ms(void);
+double cute_cuda_nvrtc_load_ms(void);
+
+typedef struct cute_cuda_device_info {
+  char name[256];
+  int cc_major, cc_minor;     /* compute capability                    */
+  int sm_count;
+  int max_threads_per_block;
+  int max_smem_optin;         /* bytes of shared memory a block may opt into */
+  int l2_bytes;
+  int driver_version;         /* 13000 for CUDA 13.0                   */
+  size_t total_mem;
+  char arch[16];              /* "sm_90"                               */
+} cute_cuda_device_info;
+
+/* Device 0 (loads the driver if needed). */
+cute_cuda_status cute_cuda_device(cute_cuda_device_info *info,
+                                  cute_cuda_error *err);
+
+/* ---------------------------------------------------------------- codegen -- */
+/* Prelude that every generated source starts with (the CUTE_DI macro). */
+extern const char cute_cuda_prelude[];
+
+/* Appends straight-line CUDA C for layout L under `name`:
+ *     __device__ int name(unsigned i);          the layout at index i
+ *     __device__ int name(unsigned c0, ...);    at a coordinate of its
+ *                                               top-level modes (rank >= 2)
+ *     constexpr long long name_size, name_cosize;
+ * idx2crd becomes % and / by literal shapes (the compiler turns them into
+ * multiply-shifts), size-1 modes vanish, contiguous modes merge.  The index
+ * and result types are 32-bit where the layout's size and image fit, else
+ * 64-bit.  Integral codomains only (no basis strides).
+ *   (4,8):(1,4)  ->  r += (int)(i % 4u) * 1; i /= 4u; r += (int)i * 4;   */
+cute_cuda_status cute_cuda_emit_layout(cute_cuda_text *out, const char *name,
+                                       const cute_layout *L,
+                                       cute_cuda_error *err);
+/* Same for Sw<B,M,S> o offset o L: the swizzle is one AND, shift and XOR. */
+cute_cuda_status cute_cuda_emit_composed(cute_cuda_text *out,
+                                         const char *name,
+                                         const cute_composed *C,
+                                         cute_cuda_error *err);
+/* A tensor type for kernel parameters: the layout as name_layout(...), and
+ *     struct name_t { T *ptr; T &operator()(i) const; T &operator()(c0,...) };
+ *     typedef T name_elem; constexpr long long name_size;
+ * Its value is just the pointer (offset already added by the launcher). */
+cute_cuda_status cute_cuda_emit_tensor(cute_cuda_text *out, const char *name,
+                                       cute_cuda_dtype dtype,
+                                       const cute_layout *L,
+                                       cute_cuda_error *err);
+/* Emits the C expression of Sw<B,M,S> applied to the expression `x`. */
+void cute_cuda_emit_swizzle_expr(cute_cuda_text *out, cute_swizzle sw,
+                                 const char *x);
+
+/* ------------------------------------------------------ compile and cache -- */
+typedef struct cute_cuda_program {
+  const char *source;
+  const char *const *names;    /* kernels to find (C++ names are lowered) */
+  int nnames;
+  const char *const *options;  /* extra NVRTC options                     */
+  int noptions;
+  /* "sm_90" (a cubin), "compute_90" (PTX), or NULL: the device's sm_XY
+   * when a driver and GPU are present, else compute_90. */
+  const char *arch;
+} cute_cuda_program;
+
+typedef struct cute_cuda_binary {
+  char key[65];          /* SHA-256 of (source, options, NVRTC, arch), hex */
+  int is_cubin;          /* else PTX text                                  */
+  char *image;           /* heap, `size` bytes (+ a NUL)                   */
+  size_t size;
+  int nnames;
+  char **lowered;        /* lowered (mangled) name of names[i]             */
+  char *log;             /* NVRTC log (may be empty)                       */
+  char arch[16];
+  int from_cache;        /* 0 compiled now, 1 memory, 2 disk               */
+  double compile_ms;     /* NVRTC time when compiled now                   */
+} cute_cuda_binary;
+
+cute_cuda_status cute_cuda_compile(const cute_cuda_program *prog,
+                                   cute_cuda_binary *out,
+                                   cute_cuda_error *err);
+void cute_cuda_binary_free(cute_cuda_binary *b);
+
+typedef enum cute_cuda_cache_mode {
+  CUTE_CUDA_CACHE_DISK,    /* memory + disk (default)            */
+  CUTE_CUDA_CACHE_MEMORY,  /* this process only                  */
+  CUTE_CUDA_CACHE_OFF      /* every compile calls NVRTC          */
+} cute_cuda_cache_mode;
+
+/* dir NULL: $CUTELUA_CACHE_DIR, else $XDG_CACHE_HOME/cutelua, else
+ * ~/.cache/cutelua.  The environment variable CUTELUA_CACHE=off|memory|disk
+ * sets the initial mode. */
+void cute_cuda_cache_configure(cute_cuda_cache_mode mode, const char *dir);
+cute_cuda_cache_mode cute_cuda_cache_mode_get(void);
+const char *cute_cuda_cache_dir(void);
+void cute_cuda_cache_forget_memory(void);   /* drop the in-memory entries */
+
+typedef struct cute_cuda_stats {
+  long nvrtc_calls;      /* programs NVRTC compiled            */
+  long memory_hits, disk_hits, disk_writes;
+  double nvrtc_ms;       /* total time inside NVRTC            */
+  long launches;
+} cute_cuda_stats;
+
+void cute_cuda_stats_get(cute_cuda_stats *s);
+void cute_cuda_stats_reset(void);
+
+/* ---------------------------------------------------------------- runtime -- */
+typedef unsigned long long cute_cuda_ptr;     /* CUdeviceptr */
+
+cute_cuda_status cute_cuda_alloc(cute_cuda_ptr *p, size_t bytes,
+                                 cute_cuda_error *err);
+void cute_cuda_free(cute_cuda_ptr p);
+cute_cuda_status cute_cuda_upload(cute_cuda_ptr dst, const void *src,
+                                  size_t bytes, cute_cuda_error *err);
+cute_cuda_status cute_cuda_download(void *dst, cute_cuda_ptr src,
+                                    size_t bytes, cute_cuda_error *err);
+/* Device-to-device cuMemcpy, asynchronous on `stream` (NULL: default). */
+cute_cuda_status cute_cuda_memcpy(cute_cuda_ptr dst, cute_cuda_ptr src,
+                                  size_t bytes, void *stream,
+                                  cute_cuda_error *err);
+cute_cuda_status cute_cuda_synchronize(cute_cuda_error *err);
+
+/* Loads a binary (modules are kept per key, so loading twice is free) and
+ * finds kernel names[i] of the program that made it. */
+cute_cuda_status cute_cuda_function(void **fn, const cute_cuda_binary *bin,
+                                    int i, cute_cuda_error *err);
+/* Allows up to `bytes` of dynamic shared memory (beyond 48 KiB). */
+cute_cuda_status cute_cuda_function_smem(void *fn, int bytes,
+                                         cute_cuda_error *err);
+
+#define CUTE_CUDA_MAX_ARGS 32
+
+/* A prepared launch: every argument lives in an 8-byte slot, so launching
+ * again is one cuLaunchKernel with nothing to marshal. */
+typedef struct cute_cuda_launch {
+  void *fn;
+  unsigned grid[3], block[3];
+  unsigned smem;
+  void *stream;
+  int nargs;
+  uint64_t slot[CUTE_CUDA_MAX_ARGS];
+  void *argv[CUTE_CUDA_MAX_ARGS];
+} cute_cuda_launch;
+
+void cute_cuda_launch_init(cute_cuda_launch *l, void *fn);
+/* Sets argument i (its slot takes `bytes` <= 8 bytes of *value). */
+cute_cuda_status cute_cuda_launch_arg(cute_cuda_launch *l, int i,
+                                      const void *value, int bytes,
+                                      cute_cuda_error *err);
+cute_cuda_status cute_cuda_launch_run(cute_cuda_launch *l,
+                                      cute_cuda_error *err);
+
+cute_cuda_status cute_cuda_event_create(void **ev, cute_cuda_error *err);
+void cute_cuda_event_destroy(void *ev);
+cute_cuda_status cute_cuda_event_record(void *ev, void *stream,
+                                        cute_cuda_error *err);
+cute_cuda_status cute_cuda_event_elapsed(float *ms, void *start, void *stop,
+                                         cute_cuda_error *err);
+cute_cuda_status cute_cuda_stream_create(void **stream, cute_cuda_error *err);
+void cute_cuda_stream_destroy(void *stream);
+cute_cuda_status cute_cuda_stream_sync(void *stream, cute_cuda_error *err);
+
+/* ------------------------------------------------------ host-side values -- */
+/* Element i of a host array of dtype t, as a double (f16/bf16 decoded), and
+ * the converse (rounded to nearest even; integers wrap like C casts). */
+double cute_cuda_host_get(const void *base, cute_cuda_dtype t, size_t i);
+void cute_cuda_host_set(void *base, cute_cuda_dtype t, size_t i, double v);
+/* Deterministic values: element i gets a value that depends only on
+ * (seed, first + i), uniform in [lo, hi) (integers: [lo, hi] rounded). */
+void cute_cuda_host_random(void *base, cute_cuda_dtype t, size_t n,
+                           uint64_t seed, uint64_t first, double lo,
+                           double hi);
+
+/* ------------------------------------------------------------------- copy -- */
+/* The paper's COPY (2.6.1) dst(i) = src(i), i < size, planned from the two
+ * layouts (see copy.c): the common refinement of both shapes gives one loop
+ * nest; its modes are reordered by destination stride (the permutation of
+ * 3.4.2) and merged; the mode contiguous in both gives the vector width
+ * (16 bytes at most, alignment of every other stride and of both offsets
+ * permitting); a destination-contiguous mode that is strided in the source
+ * while another mode is source-contiguous gives a tiled shared-memory
+ * transpose with a swizzled tile. */
+typedef enum cute_cuda_copy_kind {
+  CUTE_COPY_ELEMENTWISE,  /* one or more vectors per thread, refined modes */
+  CUTE_COPY_TRANSPOSE,    /* 2-D tiles through swizzled shared memory      */
+  CUTE_COPY_GENERIC       /* shapes without a common refinement: idx2crd   */
+} cute_cuda_copy_kind;
+
+typedef struct cute_cuda_copy_opts {
+  int max_vector_bytes;   /* 16 by default (0)                        */
+  int vectors_per_thread; /* 4 by default (0)                         */
+  int block;              /* threads per block, 256 by default (0)    */
+  int tile;               /* transpose tile edge, 32 by default (0)   */
+  int tile_rows;          /* rows of threads in a tile, 8 (0)         */
+  int no_transpose;       /* force the elementwise form               */
+  int min_tile_extent;    /* modes shorter than this are not tiled (16) */
+} cute_cuda_copy_opts;
+
+typedef struct cute_cuda_copy_plan {
+  cute_cuda_copy_kind kind;
+  int64_t size;           /* elements copied                          */
+  int64_t common;         /* max common vector of the two layouts     */
+  int vector;             /* elements per access                      */
+  unsigned grid[3], block[3];
+  cute_cuda_text source;  /* extern "C" __global__ void cute_copy(src, dst) */
+  char summary[256];      /* "elementwise v4 modes (1048576):(4)->(4)"  */
+} cute_cuda_copy_plan;
+
+cute_cuda_status cute_cuda_copy_plan_make(cute_cuda_copy_plan *plan,
+                                          const cute_layout *src,
+                                          int64_t src_offset,
+                                          const cute_layout *dst,
+                                          int64_t dst_offset,
+                                          cute_cuda_dtype dtype,
+                                          const cute_cuda_copy_opts *opts,
+                                          cute_cuda_error *err);
+void cute_cuda_copy_plan_free(cute_cuda_copy_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUTE_CUDA_H */

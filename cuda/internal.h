@@ -1,0 +1,145 @@
+/*
+ * internal.h -- what the bridge's translation units share: the few driver
+ * and NVRTC entry points it calls (declared here, so no cuda.h is needed to
+ * build), error helpers and SHA-256.  Not installed.
+ */
+#ifndef CUTE_CUDA_INTERNAL_H
+#define CUTE_CUDA_INTERNAL_H
+
+#include "cute_cuda.h"
+
+#include <stdarg.h>
+
+/* ------------------------------------------------------ driver API types -- */
+typedef int CUresult;                   /* CUDA_SUCCESS = 0 */
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef unsigned long long CUdeviceptr;
+
+/* Values from cuda.h (stable ABI). */
+enum {
+  CUCU_ATTR_MAX_THREADS_PER_BLOCK = 1,
+  CUCU_ATTR_SM_COUNT = 16,
+  CUCU_ATTR_L2_CACHE_SIZE = 38,
+  CUCU_ATTR_CC_MAJOR = 75,
+  CUCU_ATTR_CC_MINOR = 76,
+  CUCU_ATTR_SMEM_OPTIN = 97,
+  CUCU_FUNC_ATTR_MAX_DYNAMIC_SMEM = 8,
+  CUCU_STREAM_NON_BLOCKING = 1,
+  CUCU_ERROR_NO_DEVICE = 100
+};
+
+/* The driver entry points, looked up by their exported (versioned) names. */
+typedef struct cucu_driver {
+  CUresult (*Init)(unsigned);
+  CUresult (*DriverGetVersion)(int *);
+  CUresult (*GetErrorName)(CUresult, const char **);
+  CUresult (*GetErrorString)(CUresult, const char **);
+  CUresult (*DeviceGetCount)(int *);
+  CUresult (*DeviceGet)(CUdevice *, int);
+  CUresult (*DeviceGetName)(char *, int, CUdevice);
+  CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*DeviceTotalMem)(size_t *, CUdevice);
+  CUresult (*DevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*CtxSetCurrent)(CUcontext);
+  CUresult (*CtxSynchronize)(void);
+  CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*MemFree)(CUdeviceptr);
+  CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*ModuleLoadData)(CUmodule *, const void *);
+  CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*FuncSetAttribute)(CUfunction, int, int);
+  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, unsigned, CUstream,
+                           void **, void **);
+  CUresult (*EventCreate)(CUevent *, unsigned);
+  CUresult (*EventDestroy)(CUevent);
+  CUresult (*EventRecord)(CUevent, CUstream);
+  CUresult (*EventSynchronize)(CUevent);
+  CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*StreamCreate)(CUstream *, unsigned);
+  CUresult (*StreamDestroy)(CUstream);
+  CUresult (*StreamSynchronize)(CUstream);
+} cucu_driver;
+
+/* NVRTC, likewise. */
+typedef struct _nvrtcProgram *nvrtcProgram;
+typedef struct cucu_nvrtc {
+  int (*Version)(int *, int *);
+  const char *(*GetErrorString)(int);
+  int (*CreateProgram)(nvrtcProgram *, const char *, const char *, int,
+                       const char *const *, const char *const *);
+  int (*DestroyProgram)(nvrtcProgram *);
+  int (*CompileProgram)(nvrtcProgram, int, const char *const *);
+  int (*GetProgramLogSize)(nvrtcProgram, size_t *);
+  int (*GetProgramLog)(nvrtcProgram, char *);
+  int (*GetPTXSize)(nvrtcProgram, size_t *);
+  int (*GetPTX)(nvrtcProgram, char *);
+  int (*GetCUBINSize)(nvrtcProgram, size_t *);
+  int (*GetCUBIN)(nvrtcProgram, char *);
+  int (*AddNameExpression)(nvrtcProgram, const char *);
+  int (*GetLoweredName)(nvrtcProgram, const char *, const char **);
+} cucu_nvrtc;
+
+/* The loaded tables (loader.c); valid after the matching *_load succeeded. */
+extern cucu_driver cucu_cu;
+extern cucu_nvrtc cucu_rtc;
+
+/* The path NVRTC would be loaded from, found without loading it (NULL if
+ * not found in the known directories); used to key the cache cheaply. */
+const char *cucu_nvrtc_locate(void);
+/* Records a version learnt from the cache's memo, before NVRTC is loaded. */
+void cucu_nvrtc_set_known_version(const char *v);
+
+/* ---------------------------------------------------------------- errors -- */
+cute_cuda_status cucu_fail(cute_cuda_error *err, cute_cuda_status code,
+                           const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* "cute.cuda: <what>: CUDA_ERROR_X (code): description" */
+cute_cuda_status cucu_drv_fail(cute_cuda_error *err, const char *what,
+                               CUresult r);
+/* Checks a driver call; returns its status. */
+#define CUCU_TRY(err, what, call)                                   \
+  do {                                                              \
+    CUresult r_ = (call);                                           \
+    if (r_ != 0) return cucu_drv_fail((err), (what), r_);           \
+  } while (0)
+
+char *cucu_strdup(const char *s);
+void cute_cuda_text_vprintf(cute_cuda_text *t, const char *fmt, va_list ap);
+
+/* ---------------------------------------------------------------- SHA-256 -- */
+typedef struct cucu_sha256 {
+  uint32_t h[8];
+  uint64_t bytes;
+  unsigned char buf[64];
+  size_t fill;
+} cucu_sha256;
+
+void cucu_sha256_init(cucu_sha256 *c);
+void cucu_sha256_update(cucu_sha256 *c, const void *data, size_t n);
+/* 64 hex digits + NUL. */
+void cucu_sha256_hex(cucu_sha256 *c, char out[65]);
+
+/* ----------------------------------------------------------------- cache -- */
+/* Looks `key` up (memory, then disk); on a hit fills *out (deep copy). */
+int cucu_cache_get(const char *key, cute_cuda_binary *out);
+/* Stores a freshly compiled binary, with its source and log beside it. */
+void cucu_cache_put(const cute_cuda_binary *b, const char *source);
+/* The memo of NVRTC versions by library identity, so that a warm run does
+ * not have to load NVRTC to compute keys: NULL when unknown. */
+char *cucu_cache_memo_get(const char *identity);
+void cucu_cache_memo_put(const char *identity, const char *version);
+
+extern cute_cuda_stats cucu_stats;
+
+#endif /* CUTE_CUDA_INTERNAL_H */
