@@ -16,95 +16,178 @@
 /* The basis of a stride leaf for merging: a zero stride is 0 in any basis. */
 #define MERGE_BASIS(d, e) ((d) == 0 ? 0u : (e))
 
-cute_status cute_coalesce(cute_layout *out, const cute_layout *L,
-                          cute_error *err)
+/* Merges the leaves s,d,e[0..n) onto the n0 modes already in os,od,oe
+ * (the merge never reaches back into them) and returns the new count in
+ * *m; an all-size-1 run leaves a 1:0 mode.  Writes never pass reads, so
+ * the output arrays may be the input ones. */
+static cute_status merge(int64_t *os, int64_t *od, cute_basis *oe, int n0,
+                         int *m_out, const int64_t *s, const int64_t *d,
+                         const cute_basis *e, int n)
 {
-  const int64_t *s = L->shape.v, *d = L->stride.v;
-  const cute_basis *e = L->stride.e;
-  int64_t *os = out->shape.v, *od = out->stride.v;
-  cute_basis *oe = out->stride.e;
-  int j, m = 0, n = L->shape.nleaf;
-  if (n > CUTE_MAX_LEAVES || L->stride.nleaf != n)
-    return cute_fail(err, CUTE_EINVAL, "coalesce: malformed layout");
-  /* Writes (index m) never pass reads (index j), so out may alias L. */
+  int j, m = n0;
   for (j = 0; j < n; j++) {
     int64_t sj = s[j], dj = d[j], next;
     cute_basis ej = e[j];
     if (sj == 1) continue;
-    if (m > 0 && MERGE_BASIS(dj, ej) == MERGE_BASIS(od[m - 1], oe[m - 1]) &&
+    if (m > n0 && MERGE_BASIS(dj, ej) == MERGE_BASIS(od[m - 1], oe[m - 1]) &&
         !cute_mul(os[m - 1], od[m - 1], &next) && next == dj) {
-      if (cute_mul(os[m - 1], sj, &os[m - 1]))
-        return cute_fail_op(err, CUTE_EOVERFLOW, "coalesce", L, NULL,
-                            "64-bit overflow of the size");
+      if (cute_mul(os[m - 1], sj, &os[m - 1])) return CUTE_EOVERFLOW;
       continue;
     }
     os[m] = sj;
     od[m] = dj;
     oe[m++] = ej;
   }
-  if (m == 0) {
-    os[0] = 1;
-    od[0] = 0;
-    oe[0] = 0;
-    m = 1;
+  if (m == n0) {
+    os[m] = 1;
+    od[m] = 0;
+    oe[m++] = 0;
   }
+  *m_out = m;
+  return CUTE_OK;
+}
+
+static cute_status size_overflow(const cute_layout *L, cute_error *err)
+{
+  return cute_fail_op(err, CUTE_EOVERFLOW, "coalesce", L, NULL,
+                      "64-bit overflow of the size");
+}
+
+/* Tokens of a coalesced run of k modes at tok: "x" or "(x...x)". */
+static int run_tokens(char *tok, int k)
+{
+  if (k == 1) {
+    tok[0] = 'x';
+    return 1;
+  }
+  tok[0] = '(';
+  memset(tok + 1, 'x', k);
+  tok[k + 1] = ')';
+  return k + 2;
+}
+
+cute_status cute_coalesce(cute_layout *out, const cute_layout *L,
+                          cute_error *err)
+{
+  int m, n = L->shape.nleaf;
+  if (n > CUTE_MAX_LEAVES || L->stride.nleaf != n)
+    return cute_fail(err, CUTE_EINVAL, "coalesce: malformed layout");
+  if (merge(out->shape.v, out->stride.v, out->stride.e, 0, &m, L->shape.v,
+            L->stride.v, L->stride.e, n))
+    return size_overflow(L, err);
   memset(out->shape.e, 0, m * sizeof out->shape.e[0]);
   out->shape.nleaf = out->stride.nleaf = (uint8_t)m;
-  if (m == 1) {
-    out->shape.tok[0] = 'x';
-    out->shape.ntok = 1;
-  } else {
-    out->shape.tok[0] = '(';
-    memset(out->shape.tok + 1, 'x', m);
-    out->shape.tok[m + 1] = ')';
-    out->shape.ntok = (uint8_t)(m + 2);
-  }
+  out->shape.ntok = (uint8_t)run_tokens(out->shape.tok, m);
   memcpy(out->stride.tok, out->shape.tok, out->shape.ntok);
   out->stride.ntok = out->shape.ntok;
   return CUTE_OK;
 }
 
-/* Coalesces L by the profile: a leaf of the profile coalesces the whole
- * (sub)layout, a group recurses into the modes it names and keeps the
- * rest.  Modes are rebuilt one by one with append, so the result keeps the
- * profile's tuple structure even for a rank-1 profile. */
-static cute_status by_mode(cute_layout *out, const cute_layout *L,
-                           const cute_tuple *prof, cute_error *err)
+static cute_status too_big(const cute_layout *L, cute_error *err)
 {
-  cute_layout acc, m, c;
-  cute_tuple p;
-  cute_status st;
-  int i, np = cute_tuple_rank(prof), nl = cute_layout_rank(L);
-  if (cute_tuple_is_int(prof)) return cute_coalesce(out, L, err);
-  if (np > nl)
-    return cute_fail_op(err, CUTE_ERANK, "coalesce", L, NULL,
-                        "profile of rank %d is longer than the layout", np);
-  acc.shape.ntok = acc.stride.ntok = 2;
-  acc.shape.nleaf = acc.stride.nleaf = 0;
-  memcpy(acc.shape.tok, "()", 2);
-  memcpy(acc.stride.tok, "()", 2);
-  for (i = 0; i < nl; i++) {
-    const cute_layout *next = &m;
-    if ((st = cute_layout_mode(&m, L, i, err))) return st;
-    if (i < np) {
-      if ((st = cute_tuple_mode(&p, prof, i, err)) ||
-          (st = by_mode(&c, &m, &p, err)))
-        return st;
-      next = &c;
-    }
-    if ((st = cute_layout_append(&acc, &acc, next, err))) return st;
-  }
-  cute_tuple_copy(&out->shape, &acc.shape);
-  cute_tuple_copy(&out->stride, &acc.stride);
+  return cute_fail_op(err, CUTE_ELIMIT, "coalesce", L, NULL,
+                      "result above %d tokens or %d leaves",
+                      CUTE_MAX_TOKENS, CUTE_MAX_LEAVES);
+}
+
+/* Can r take element sl of L, coalesced ("(x..)" at most 2 tokens more
+ * than its leaves, a leaf more when it has none) or copied? */
+static cute_status room(const cute_layout *r, const cute_layout *L,
+                        const cute_span *sl, cute_error *err)
+{
+  int nl = sl->leaf1 - sl->leaf0;
+  if (r->shape.ntok + (sl->tok1 - sl->tok0) + 2 > CUTE_MAX_TOKENS ||
+      r->shape.nleaf + (nl > 0 ? nl : 1) > CUTE_MAX_LEAVES)
+    return too_big(L, err);
   return CUTE_OK;
+}
+
+static cute_status put_tok(cute_layout *r, const cute_layout *L, char c,
+                           cute_error *err)
+{
+  if (r->shape.ntok >= CUTE_MAX_TOKENS) return too_big(L, err);
+  r->shape.tok[r->shape.ntok++] = c;
+  return CUTE_OK;
+}
+
+/* By-mode coalesce, walking element `sl` of L against element `sp` of the
+ * profile and appending to r (shape tokens only; leaves of both).  A
+ * profile leaf coalesces the element whole, a group recurses into the
+ * children it names and copies the rest. */
+static cute_status by_mode(cute_layout *r, const cute_layout *L,
+                           const cute_span *sl, const cute_tuple *prof,
+                           const cute_span *sp, cute_error *err)
+{
+  cute_span cl, cp;
+  int i, nl = sl->leaf1 - sl->leaf0;
+  cute_status st;
+  if ((st = room(r, L, sl, err))) return st;
+  if (prof->tok[sp->tok0] == 'x') {
+    int n0 = r->shape.nleaf, m;
+    if (merge(r->shape.v, r->stride.v, r->stride.e, n0, &m,
+              L->shape.v + sl->leaf0, L->stride.v + sl->leaf0,
+              L->stride.e + sl->leaf0, nl))
+      return size_overflow(L, err);
+    r->shape.ntok = (uint8_t)(r->shape.ntok +
+                              run_tokens(r->shape.tok + r->shape.ntok,
+                                         m - n0));
+    r->shape.nleaf = (uint8_t)m;
+    return CUTE_OK;
+  }
+  if (cute_tuple_child(prof, sp, 0, &cp) == 0 &&
+      cute_tuple_child(&L->shape, sl, 0, &cl) != 0)
+    return cute_fail_op(err, CUTE_ERANK, "coalesce", L, NULL,
+                        "profile longer than the layout");
+  if ((st = put_tok(r, L, '(', err))) return st;
+  for (i = 0; cute_tuple_child(prof, sp, i, &cp) == 0; i++) {
+    if (cute_tuple_child(&L->shape, sl, i, &cl) != 0)
+      return cute_fail_op(err, CUTE_ERANK, "coalesce", L, NULL,
+                          "profile longer than the layout");
+    if ((st = by_mode(r, L, &cl, prof, &cp, err))) return st;
+  }
+  for (; cute_tuple_child(&L->shape, sl, i, &cl) == 0; i++) {
+    int k = cl.leaf1 - cl.leaf0;
+    if ((st = room(r, L, &cl, err))) return st;
+    memcpy(r->shape.tok + r->shape.ntok, L->shape.tok + cl.tok0,
+           cl.tok1 - cl.tok0);
+    memcpy(r->shape.v + r->shape.nleaf, L->shape.v + cl.leaf0,
+           k * sizeof L->shape.v[0]);
+    memcpy(r->stride.v + r->shape.nleaf, L->stride.v + cl.leaf0,
+           k * sizeof L->stride.v[0]);
+    memcpy(r->stride.e + r->shape.nleaf, L->stride.e + cl.leaf0,
+           k * sizeof L->stride.e[0]);
+    r->shape.ntok = (uint8_t)(r->shape.ntok + cl.tok1 - cl.tok0);
+    r->shape.nleaf = (uint8_t)(r->shape.nleaf + k);
+  }
+  return put_tok(r, L, ')', err);
 }
 
 cute_status cute_coalesce_profile(cute_layout *out, const cute_layout *L,
                                   const cute_tuple *profile, cute_error *err)
 {
-  cute_status st = cute_tuple_check(profile, err);
-  if (st) return st;
-  return by_mode(out, L, profile, err);
+  cute_layout r;
+  cute_span sl, sp;
+  cute_status st;
+  if ((st = cute_tuple_check(profile, err)) ||
+      (st = cute_tuple_check(&L->shape, err)))
+    return st;
+  if (L->stride.nleaf != L->shape.nleaf)
+    return cute_fail(err, CUTE_EINVAL, "coalesce: malformed layout");
+  sl.tok0 = sp.tok0 = 0;
+  sl.tok1 = L->shape.ntok;
+  sp.tok1 = profile->ntok;
+  sl.leaf0 = sp.leaf0 = 0;
+  sl.leaf1 = L->shape.nleaf;
+  sp.leaf1 = profile->nleaf;
+  r.shape.ntok = r.shape.nleaf = 0;
+  if ((st = by_mode(&r, L, &sl, profile, &sp, err))) return st;
+  memset(r.shape.e, 0, r.shape.nleaf * sizeof r.shape.e[0]);
+  r.stride.nleaf = r.shape.nleaf;
+  r.stride.ntok = r.shape.ntok;
+  memcpy(r.stride.tok, r.shape.tok, r.shape.ntok);
+  cute_tuple_copy(&out->shape, &r.shape);
+  cute_tuple_copy(&out->stride, &r.stride);
+  return CUTE_OK;
 }
 
 cute_status cute_filter_zeros(cute_layout *out, const cute_layout *L,

@@ -116,6 +116,10 @@ cute_status cute_tuple_check(const cute_tuple *t, cute_error *err);
  * Returns 0, or -1 when i is outside [0, rank(t)). */
 typedef struct cute_span { int tok0, tok1, leaf0, leaf1; } cute_span;
 int cute_tuple_span(const cute_tuple *t, int i, cute_span *sp);
+/* The same for element i of the element `of` of t (a leaf's element 0 is
+ * itself), so nested elements can be walked without copying them. */
+int cute_tuple_child(const cute_tuple *t, const cute_span *of, int i,
+                     cute_span *sp);
 
 /* The natural coordinate of `crd` (weakly congruent to `shape`), one entry
  * per leaf of shape in c[]: an integer against a group is that group's

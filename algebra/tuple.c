@@ -225,16 +225,17 @@ int cute_tuple_equal(const cute_tuple *a, const cute_tuple *b)
          memcmp(a->e, b->e, a->nleaf * sizeof a->e[0]) == 0;
 }
 
-int cute_tuple_span(const cute_tuple *t, int i, cute_span *sp)
+int cute_tuple_child(const cute_tuple *t, const cute_span *of, int i,
+                     cute_span *sp)
 {
-  int p = 1, leaf = 0, n, k;
-  if (i < 0 || t->ntok == 0) return -1;
-  if (t->tok[0] != '(') {
+  int p = of->tok0 + 1, leaf = of->leaf0, n, k;
+  if (i < 0 || of->tok1 <= of->tok0) return -1;
+  if (t->tok[of->tok0] != '(') {
     if (i != 0) return -1;
-    sp->tok0 = 0; sp->tok1 = 1; sp->leaf0 = 0; sp->leaf1 = 1;
+    *sp = *of;
     return 0;
   }
-  for (k = 0; p < NTOK(t) && t->tok[p] != ')'; k++) {
+  for (k = 0; p < of->tok1 && t->tok[p] != ')'; k++) {
     int q = skip_elem(t, p, &n);
     if (k == i) {
       sp->tok0 = p; sp->tok1 = q; sp->leaf0 = leaf; sp->leaf1 = leaf + n;
@@ -244,6 +245,16 @@ int cute_tuple_span(const cute_tuple *t, int i, cute_span *sp)
     leaf += n;
   }
   return -1;
+}
+
+int cute_tuple_span(const cute_tuple *t, int i, cute_span *sp)
+{
+  cute_span whole;
+  whole.tok0 = 0;
+  whole.tok1 = NTOK(t);
+  whole.leaf0 = 0;
+  whole.leaf1 = t->nleaf;
+  return cute_tuple_child(t, &whole, i, sp);
 }
 
 void cute_tuple_copy(cute_tuple *dst, const cute_tuple *src)
