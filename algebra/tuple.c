@@ -257,13 +257,20 @@ int cute_tuple_span(const cute_tuple *t, int i, cute_span *sp)
   return cute_tuple_child(t, &whole, i, sp);
 }
 
+/* Copies in fixed-size chunks (rounded up inside the arrays' capacity):
+ * a variable-length memcpy of a few bytes costs more than the copy. */
 void cute_tuple_copy(cute_tuple *dst, const cute_tuple *src)
 {
+  int k, nt = NTOK(src), nl = src->nleaf;
+  if (nl > CUTE_MAX_LEAVES) nl = CUTE_MAX_LEAVES;
   dst->ntok = src->ntok;
   dst->nleaf = src->nleaf;
-  memcpy(dst->tok, src->tok, src->ntok);
-  memcpy(dst->v, src->v, src->nleaf * sizeof src->v[0]);
-  memcpy(dst->e, src->e, src->nleaf * sizeof src->e[0]);
+  for (k = 0; k < nt; k += 16)
+    memcpy(dst->tok + k, src->tok + k, 16);
+  for (k = 0; k < nl; k += 4) {
+    memcpy(dst->v + k, src->v + k, 4 * sizeof src->v[0]);
+    memcpy(dst->e + k, src->e + k, 4 * sizeof src->e[0]);
+  }
 }
 
 /* out = the sub-tuple of t covered by sp (out != t). */
