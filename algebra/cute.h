@@ -194,7 +194,13 @@ cute_status cute_layout_cosize(const cute_layout *L, int64_t *out,
 int cute_layout_rank(const cute_layout *L);
 int cute_layout_depth(const cute_layout *L);
 
-/* Mode manipulation (CuTe names; modes 0-based, ranges half-open [b,e)). */
+/* Mode manipulation (CuTe names; modes 0-based, ranges half-open [b,e)).
+ * An integer layout is rank 1: its mode 0 is itself.  Results other than
+ * mode() and replace() on an integer layout are tuples:
+ *   A = (4,(2,3),8):(1,(4,8),24)
+ *   group(A,1,3)  = (4,((2,3),8)):(1,((4,8),24))   group(A,1,1) inserts ()
+ *   take(A,0,1)   = (4):(1)      append(4:1, 5:100) = (4,5):(1,100)
+ *   concat({4:1, 5:100}) = (4,5):(1,100), of none: ():() */
 cute_status cute_layout_mode(cute_layout *out, const cute_layout *L, int i,
                              cute_error *err);
 cute_status cute_layout_flatten(cute_layout *out, const cute_layout *L,

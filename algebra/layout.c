@@ -172,21 +172,21 @@ cute_status cute_layout_eval_index(const cute_layout *L, int64_t index,
   const int64_t *s = L->shape.v, *d = L->stride.v;
   const cute_basis *e = L->stride.e;
   int k, n = L->shape.nleaf;
-  int64_t r = 0, c, t;
+  int64_t r = 0, c, t, i = index;
   if (n > CUTE_MAX_LEAVES || L->stride.nleaf != n)
     return cute_fail(err, CUTE_EINVAL, "layout: malformed (leaf counts)");
   for (k = 0; k < n; k++) {
     if (e[k] != 0) return not_integral(L, "layout", err);
     if (k == n - 1) {
-      c = index;
+      c = i;
     } else if (s[k] <= 0) {
       return check_leaves(L, "layout", err);
-    } else if (index >= 0) {
-      c = index % s[k];
-      index /= s[k];
+    } else if (i >= 0) {
+      c = i % s[k];
+      i /= s[k];
     } else {
-      c = cute_floormod(index, s[k]);
-      index = cute_floordiv(index, s[k]);
+      c = cute_floormod(i, s[k]);
+      i = cute_floordiv(i, s[k]);
     }
     if (cute_mul(c, d[k], &t) || cute_add(r, t, &r))
       return cute_fail_op(err, CUTE_EOVERFLOW, "layout", L, NULL,
