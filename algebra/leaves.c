@@ -3,8 +3,9 @@
  */
 #include "leaves.h"
 
-cute_status cute_leaves_of(cute_leaves *x, const cute_layout *L,
-                           cute_error *err)
+/* The flat leaves of L with their index strides (checked arithmetic). */
+static cute_status leaves_of(cute_leaves *x, const cute_layout *L,
+                             cute_error *err)
 {
   int i;
   int64_t r = 1;
@@ -24,7 +25,10 @@ cute_status cute_leaves_of(cute_leaves *x, const cute_layout *L,
   return CUTE_OK;
 }
 
-void cute_leaves_select(cute_leaves *out, const cute_leaves *x, cute_basis e)
+/* Only the leaves of basis e (0: plain integers) with s > 1, d != 0: the
+ * modes that contribute to the image. */
+static void select_leaves(cute_leaves *out, const cute_leaves *x,
+                          cute_basis e)
 {
   int i;
   out->n = 0;
@@ -119,16 +123,19 @@ static cute_status components(const cute_leaves *x, int *ncomp, const char *op,
   return CUTE_OK;
 }
 
-/* res = fn(leaves of component e), as a layout. */
+/* part = fn(leaves of component e), as a layout. */
 static cute_status apply_one(cute_layout *part, const cute_leaves *x,
                              cute_basis e, const cute_layout *L,
-                             cute_leaves_fn fn, void *ctx, cute_error *err)
+                             const char *op, cute_leaves_fn fn, void *ctx,
+                             cute_error *err)
 {
   cute_leaves sel, res;
   cute_status st;
-  cute_leaves_select(&sel, x, e);
+  select_leaves(&sel, x, e);
   if ((st = fn(&res, &sel, e, L, ctx, err))) return st;
-  return cute_leaves_layout(part, &res, err);
+  if ((st = cute_leaves_layout(part, &res, err)))
+    cute_error_context(err, op, L, NULL); /* the result is too long */
+  return st;
 }
 
 cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
@@ -139,11 +146,11 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
   cute_layout part, r; /* r, not out: out may alias L */
   cute_status st;
   int c, ncomp;
-  if ((st = cute_leaves_of(&x, L, err)) ||
+  if ((st = leaves_of(&x, L, err)) ||
       (st = components(&x, &ncomp, op, L, err)))
     return st;
   if (ncomp == 0) {
-    if ((st = apply_one(&r, &x, 0, L, fn, ctx, err))) return st;
+    if ((st = apply_one(&r, &x, 0, L, op, fn, ctx, err))) return st;
     *out = r;
     return CUTE_OK;
   }
@@ -153,7 +160,7 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
       (st = cute_tuple_open(&r.stride, err)))
     return st;
   for (c = 0; c < ncomp; c++)
-    if ((st = apply_one(&part, &x, CUTE_BASIS1(c), L, fn, ctx, err)) ||
+    if ((st = apply_one(&part, &x, CUTE_BASIS1(c), L, op, fn, ctx, err)) ||
         (st = cute_tuple_push(&r.shape, &part.shape, err)) ||
         (st = cute_tuple_push(&r.stride, &part.stride, err)))
       return st;

@@ -26,14 +26,6 @@ typedef struct cute_leaves {
   cute_leaf m[CUTE_MAX_LEAVES + 1];
 } cute_leaves;
 
-/* The flat leaves of L with their index strides (checked arithmetic). */
-cute_status cute_leaves_of(cute_leaves *x, const cute_layout *L,
-                           cute_error *err);
-
-/* Keep only the leaves of basis e (0: plain integers) with s > 1, d != 0:
- * the modes that contribute to the image. */
-void cute_leaves_select(cute_leaves *out, const cute_leaves *x, cute_basis e);
-
 /* Stable sort by stride, ties by shape (the order of complement). */
 void cute_leaves_sort(cute_leaves *x);
 

@@ -1,0 +1,166 @@
+/*
+ * inverse.c -- right and left inverses of a layout (paper 3.4) and their
+ * application, the maximal common vector of two layouts (3.4.2).
+ *
+ * Both inverses read L as its flat modes s:d, each with its column-major
+ * index stride r (leaves.h), skipping stride-0 and size-1 modes, which
+ * contribute no offsets.  An inverse maps an offset back to an index, so
+ * its modes take L's shapes at strides r.
+ *
+ * Right inverse: the longest chain of modes whose strides continue each
+ * other from 1 (d = 1, then d = s*d of the previous, ...): their offsets
+ * are exactly [0, size of the chain), so R(k) = sum of digit * r is an
+ * index with L(R(k)) = k.  Adjacent modes that continue each other in both
+ * offset and index merge first, so (4,8):(1,4) is one mode 32:1.
+ *   right_inverse((3,7,5):(5,15,1))  = (5,21):(21,1)
+ *   right_inverse((4,8):(1,5))       = 4:1      (5 != 4: the chain stops)
+ *
+ * Left inverse: all modes in stride order; offsets are read in the mixed
+ * radix (d0, d1/d0, d2/d1, ..., s_last), the leading radix d0 at stride 0
+ * (offsets below d0 are never hit) and each other digit at the index
+ * stride r of its mode.  So Linv(L(k)) = k on L's image (after the skipped
+ * modes: L(Linv(L(k))) = L(k)), and gaps between modes are absorbed by the
+ * larger radices:
+ *   left_inverse((4,8):(1,5))                  = (5,8):(1,4)
+ *   left_inverse(((2,2),(2,4)):((0,2),(0,4)))  = (2,2,4):(0,2,8)
+ * The radices must be integers ("divisibility") and the modes must not
+ * overlap (a mode reaching past the next stride makes L non-injective, or
+ * its modes interleave; no digit decomposition exists then).
+ *
+ * Coordinate layouts are inverted per basis component (leaves.h): the
+ * result has one mode per component of the codomain.
+ *
+ * Tables 5 and 6 print ((2,2),(2,4)):((0,1),(0,2)) -> (2,2):(4,8); that is
+ * not an inverse (L((2,2):(4,8)(1)) = L(4) = 0 != 1).  Skipping the stride-0
+ * modes as the tables' comment says gives (2,4):(2,8), which is one.
+ */
+#include "leaves.h"
+
+static cute_status right_fn(cute_leaves *res, const cute_leaves *sel,
+                            cute_basis e, const cute_layout *L, void *ctx,
+                            cute_error *err)
+{
+  cute_leaves x = *sel;
+  int64_t next = 1;
+  int i;
+  (void)e; (void)L; (void)ctx; (void)err;
+  cute_leaves_merge(&x, 0);
+  res->n = 0;
+  for (;;) {
+    for (i = 0; i < x.n && x.m[i].d != next; i++) {}
+    if (i == x.n) break;
+    /* Result leaf: shape s at index stride r (r field unused: 0). */
+    res->m[res->n++] = (cute_leaf){x.m[i].s, x.m[i].r, 0, 0};
+    /* next grows strictly (s > 1), so each mode is taken at most once;
+     * past 64 bits no stride can continue the chain. */
+    if (cute_mul(x.m[i].s, x.m[i].d, &next)) break;
+  }
+  cute_leaves_merge(res, 0);
+  return CUTE_OK;
+}
+
+cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
+                               cute_error *err)
+{
+  return cute_leaves_apply(out, L, "right_inverse", right_fn, NULL, err);
+}
+
+static cute_status left_fn(cute_leaves *res, const cute_leaves *sel,
+                           cute_basis e, const cute_layout *L, void *ctx,
+                           cute_error *err)
+{
+  cute_leaves x = *sel;
+  int i;
+  (void)e; (void)ctx;
+  cute_leaves_sort(&x);
+  res->n = 0;
+  if (x.n > 0 && x.m[0].d < 0)
+    return cute_fail_op(err, CUTE_EINVAL, "left_inverse", L, NULL,
+                        "negative stride %lld", (long long)x.m[0].d);
+  if (x.n > 0 && x.m[0].d > 1)
+    res->m[res->n++] = (cute_leaf){x.m[0].d, 0, 0, 0};
+  for (i = 0; i < x.n; i++) {
+    const cute_leaf *m = &x.m[i], *n = m + 1;
+    int64_t end, radix = m->s;
+    if (i + 1 < x.n) {
+      if (cute_mul(m->s, m->d, &end) || end > n->d)
+        return cute_fail_op(err, CUTE_ENONINJECTIVE, "left_inverse", L, NULL,
+                            "non-injective (or interleaved) modes: mode "
+                            "%lld:%lld reaches past stride %lld",
+                            (long long)m->s, (long long)m->d,
+                            (long long)n->d);
+      if (n->d % m->d != 0)
+        return cute_fail_op(err, CUTE_EDIVISIBILITY, "left_inverse", L,
+                            NULL, "divisibility: stride %lld is not a "
+                            "multiple of stride %lld", (long long)n->d,
+                            (long long)m->d);
+      radix = n->d / m->d;
+    }
+    res->m[res->n++] = (cute_leaf){radix, m->r, 0, 0};
+  }
+  cute_leaves_merge(res, 0);
+  return CUTE_OK;
+}
+
+cute_status cute_left_inverse(cute_layout *out, const cute_layout *L,
+                              cute_error *err)
+{
+  return cute_leaves_apply(out, L, "left_inverse", left_fn, NULL, err);
+}
+
+/* ------------------------------------------------------ common vector -- */
+
+/* The paper defines K by A^-1(k) = B^-1(k) for k < K (right inverses) and
+ * computes it as the stride-1 mode of coalesce(A o B^-1).  Both right
+ * inverses are coalesced flat layouts, so their common prefix can be read
+ * off directly, mode by mode: equal modes are common whole; at the first
+ * difference, equal strides share min(shape) elements, and then the next
+ * element differs (coalesced: the longer mode continues at stride s*d,
+ * where the shorter one's successor cannot).  This gives the same K as the
+ * composition wherever that is admissible, without its divisibility
+ * conditions: A o B^-1 fails for ((95,1),(1,1)):((1,1),(1,1)) against
+ * 244:1 (A's extended domain continues at stride 1), yet K = 95.
+ * `pre` receives B^-1 restricted to [0, K), eq. (25). */
+static cute_status common_prefix(int64_t *K, cute_leaves *pre,
+                                 const cute_layout *A, const cute_layout *B,
+                                 const char *op, cute_error *err)
+{
+  cute_layout RA, RB;
+  cute_status st;
+  int j;
+  if (cute_layout_has_basis(A) || cute_layout_has_basis(B))
+    return cute_fail_op(err, CUTE_ECODOMAIN, op, A, B,
+                        "needs two integral layouts");
+  if ((st = cute_right_inverse(&RA, A, err)) ||
+      (st = cute_right_inverse(&RB, B, err)))
+    return st;
+  *K = 1;
+  pre->n = 0;
+  for (j = 0; j < RA.shape.nleaf && j < RB.shape.nleaf; j++) {
+    int64_t sa = RA.shape.v[j], sb = RB.shape.v[j], d = RB.stride.v[j];
+    if (RA.stride.v[j] != d || d == 0) break;
+    pre->m[pre->n++] = (cute_leaf){sa < sb ? sa : sb, d, 0, 0};
+    *K *= sa < sb ? sa : sb; /* <= size(B) */
+    if (sa != sb) break;
+  }
+  return CUTE_OK;
+}
+
+cute_status cute_max_common_vector(const cute_layout *A, const cute_layout *B,
+                                   int64_t *out, cute_error *err)
+{
+  cute_leaves pre;
+  return common_prefix(out, &pre, A, B, "max_common_vector", err);
+}
+
+/* [B^-1]_K, the indices of B (and of A) of the K common offsets (paper eq.
+ * 25); 1:0 when they share only offset 0. */
+cute_status cute_max_common_layout(cute_layout *out, const cute_layout *A,
+                                   const cute_layout *B, cute_error *err)
+{
+  cute_leaves pre;
+  int64_t K;
+  cute_status st = common_prefix(&K, &pre, A, B, "max_common_layout", err);
+  if (st) return st;
+  return cute_leaves_layout(out, &pre, err);
+}

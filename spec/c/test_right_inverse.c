@@ -1,0 +1,168 @@
+/*
+ * test_right_inverse.c -- right inverse (paper 3.4.1): Table 5, errors, and
+ * L(R(k)) = k with R injective and maximal on random layouts.
+ */
+#include "testlib.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void row(const char *l, const char *expected)
+{
+  cute_layout A = L(l), R;
+  cute_error e;
+  cute_status st = cute_right_inverse(&R, &A, &e);
+  CHECK(st == CUTE_OK, "right_inverse(%s): %s", l, st ? e.msg : "");
+  if (st == CUTE_OK)
+    CHECK_LAYOUT(R, expected);
+}
+
+static void fails(const char *l, cute_status code, const char *needle)
+{
+  cute_layout A = L(l), R;
+  cute_error e;
+  cute_status st = cute_right_inverse(&R, &A, &e);
+  CHECK(st == code, "right_inverse(%s): status %s", l, cute_status_name(st));
+  if (st != CUTE_OK)
+    CHECK(strstr(e.msg, needle) && strstr(e.msg, "right_inverse(") == e.msg,
+          "right_inverse(%s): message \"%s\" lacks \"%s\"", l, e.msg, needle);
+}
+
+/* L(R(k)) == k for every k < size(R). */
+static int is_right_inverse(const cute_layout *A, const cute_layout *R)
+{
+  int64_t k, n = size_of(R);
+  for (k = 0; k < n; k++)
+    if (eval_i(A, eval_i(R, k)) != k) return 0;
+  return 1;
+}
+
+static void table5(void)
+{
+  row("(4,8):(1,4)", "32:1");
+  row("(4,8):(8,1)", "(8,4):(4,1)");
+  row("(3,7,5):(5,15,1)", "(5,21):(21,1)");
+  row("(4,8):(1,5)", "4:1");
+  row("(4,(4,2)):(4,(1,16))", "(4,4,2):(4,1,16)");
+  row("((2,2),(4,2)):((1,8),(2,16))", "(2,4,2,2):(1,4,2,16)");
+  /* Table 5 prints (2,2):(4,8), which is not a right inverse: L(4) = 0,
+   * not 1.  Skipping the stride-0 modes, as its comment says, gives: */
+  row("((2,2),(2,4)):((0,1),(0,2))", "(2,4):(2,8)");
+  {
+    cute_layout A = L("((2,2),(2,4)):((0,1),(0,2))");
+    cute_layout P = L("(2,2):(4,8)"), R;
+    CHECK(!is_right_inverse(&A, &P), "the printed row is an inverse?");
+    CHECK(cute_right_inverse(&R, &A, NULL) == CUTE_OK &&
+          is_right_inverse(&A, &R) && size_of(&R) == 8, "(2,4):(2,8)");
+  }
+  row("((2,2),(2,4)):((0,2),(0,4))", "1:0");
+  row("(4,8):(1@0,1@1)", "(4,8):(1,4)");
+  row("(4,(4,2)):(1@1,(1@0,6@1))", "(4,4):(4,1)");
+}
+
+static void more(void)
+{
+  row("8:1", "8:1");
+  row("1:0", "1:0");
+  row("():()", "1:0");
+  row("8:2", "1:0");
+  row("(2,2):(1,1)", "2:1");             /* first stride-1 mode only */
+  row("(4,2):(2,1)", "(2,4):(4,1)");
+  row("((2,3),4):((12,1),3)", "(12,2):(2,1)"); /* chain 3:2,4:6,2:1 */
+  row("(4,8):(-1,4)", "1:0");             /* negative strides never chain */
+  row("(2,2,2):(1,4,2)", "(2,2,2):(1,4,2)");
+  /* 2:2 continues 2:1 in offsets once the stride-0 mode between them is
+   * skipped, but not in indices (r = 4, not 2): they must not merge. */
+  row("((2,2),2):((1,0),2)", "(2,2):(1,4)");
+  /* Per component, in component order; an empty chain is 1:0. */
+  row("(4,8):(1@1,1@0)", "(8,4):(4,1)");
+  row("(4,8):(2@0,1@1)", "(1,8):(0,4)");
+  row("(4,8):(1@0,4@0)", "(32):(1)");
+}
+
+static void errors(void)
+{
+  fails("(4,8):(1,1@1)", CUTE_ECODOMAIN, "mix");
+  fails("(4,8):(1@1@0,1@1)", CUTE_EINVAL, "nested");
+}
+
+/* R injective: distinct indices for distinct k. */
+static int injective(const cute_layout *R)
+{
+  int64_t k, n = size_of(R), hi = 0;
+  unsigned char *seen;
+  int ok = 1;
+  for (k = 0; k < n; k++)
+    if (eval_i(R, k) > hi) hi = eval_i(R, k);
+  seen = calloc((size_t)hi + 1, 1);
+  for (k = 0; k < n && ok; k++) {
+    int64_t v = eval_i(R, k);
+    ok = v >= 0 && !seen[v];
+    if (ok) seen[v] = 1;
+  }
+  free(seen);
+  return ok;
+}
+
+/* The largest K with [0, K) in L's image, found by brute force. */
+static int64_t contiguous_prefix(const cute_layout *A)
+{
+  int64_t i, n = size_of(A), K = 0;
+  unsigned char *hit = calloc((size_t)n + 1, 1);
+  for (i = 0; i < n; i++) {
+    int64_t v = eval_i(A, i);
+    if (v >= 0 && v <= n) hit[v] = 1;
+  }
+  while (K <= n && hit[K]) K++;
+  free(hit);
+  return K;
+}
+
+static void properties(void)
+{
+  test_rng r;
+  int t, maximal = 0, compact = 0;
+  rng_seed(&r, 11);
+  for (t = 0; t < 10000; t++) {
+    cute_layout A = t % 2 ? rng_layout(&r, 3, 6, 6, 512)
+                          : rng_injective_layout(&r, 3, 6, 512);
+    cute_layout R;
+    cute_error e;
+    int64_t K;
+    if (cute_right_inverse(&R, &A, &e) != CUTE_OK) {
+      CHECK(0, "right_inverse(%s): %s", S(&A), e.msg);
+      continue;
+    }
+    CHECK(is_right_inverse(&A, &R), "right_inverse(%s) = %s: L(R(k)) != k",
+          S(&A), S(&R));
+    CHECK(injective(&R), "right_inverse(%s) = %s not injective", S(&A),
+          S(&R));
+    /* Maximal for layouts whose image is a product of their modes
+     * (injective ones): every k of the contiguous prefix is reached. */
+    K = contiguous_prefix(&A);
+    if (t % 2 == 0) {
+      CHECK(size_of(&R) == (K > 0 ? K : 1), "right_inverse(%s) = %s: size "
+            "%lld, the image holds [0,%lld)", S(&A), S(&R),
+            (long long)size_of(&R), (long long)K);
+      maximal++;
+    }
+    if (K == size_of(&A)) { /* bijective: a two-sided inverse */
+      int64_t k, ok = 1;
+      for (k = 0; k < K && ok; k++) ok = eval_i(&R, eval_i(&A, k)) == k;
+      CHECK(ok, "right_inverse(%s) = %s: not two-sided", S(&A),
+            S(&R));
+      compact++;
+    }
+  }
+  CHECK(maximal > 4000 && compact > 100, "coverage: %d maximal, %d compact",
+        maximal, compact);
+}
+
+int main(void)
+{
+  table5();
+  more();
+  errors();
+  properties();
+  return test_finish();
+}
