@@ -3,9 +3,10 @@
  * identity layouts, evaluation on integral / hierarchical / out-of-bounds
  * coordinates, coordinate (scaled-basis) codomains, size, cosize, and the
  * mode manipulations (get, flatten, group, take, select, append, prepend,
- * replace, concatenation).
+ * replace, concatenation), and the error helpers of internal.h.
  */
 #include "testlib.h"
+#include "internal.h" /* cute_fail_op, cute_error_context */
 
 #include <string.h>
 
@@ -316,8 +317,47 @@ static void test_malformed(void)
   CHECK(1, "survived malformed layouts");
 }
 
+static void test_errors(void)
+{
+  cute_layout a = L("(4,8):(1,4)"), b = L("8:2");
+  cute_error e;
+  CHECK(strcmp(cute_status_name(CUTE_OK), "CUTE_OK") == 0 &&
+        strcmp(cute_status_name(CUTE_ECODOMAIN), "CUTE_ECODOMAIN") == 0 &&
+        strcmp(cute_status_name((cute_status)99), "CUTE_E?") == 0,
+        "status names");
+  e.column = 7;
+  CHECK(cute_fail_op(&e, CUTE_EDIVISIBILITY, "composition", &a, &b,
+                     "stride %d does not divide", 3) == CUTE_EDIVISIBILITY,
+        "cute_fail_op returns its code");
+  CHECK(e.code == CUTE_EDIVISIBILITY && e.column == 0 &&
+        strcmp(e.msg, "composition((4,8):(1,4), 8:2): stride 3 does not "
+               "divide") == 0, "message: %s", e.msg);
+  cute_error_context(&e, "logical_divide", &b, NULL);
+  CHECK(strcmp(e.msg, "logical_divide(8:2): composition((4,8):(1,4), 8:2): "
+               "stride 3 does not divide") == 0, "context: %s", e.msg);
+  CHECK(cute_fail_op(NULL, CUTE_EINVAL, "x", &a, NULL, "y") == CUTE_EINVAL,
+        "a NULL err is allowed");
+  a = L("(1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1)"
+        ":(1000000000000000,1000000000000000,1000000000000000,"
+        "1000000000000000,1000000000000000,1000000000000000,"
+        "1000000000000000,1000000000000000,1000000000000000,"
+        "1000000000000000,1000000000000000,1000000000000000,"
+        "1000000000000000,1000000000000000,1000000000000000,"
+        "1000000000000000,1000000000000000,1000000000000000,"
+        "1000000000000000,1000000000000000,1000000000000000,"
+        "1000000000000000,1000000000000000,1000000000000000,"
+        "1000000000000000,1000000000000000,1000000000000000,"
+        "1000000000000000,1000000000000000,1000000000000000,"
+        "1000000000000000,1000000000000000)");
+  cute_fail_op(&e, CUTE_EINVAL, "composition", &a, &a, "long operands");
+  CHECK(strlen(e.msg) == CUTE_ERRMSG_SIZE - 1, "truncated, terminated");
+  cute_error_context(&e, "logical_divide", &a, &a);
+  CHECK(strlen(e.msg) == CUTE_ERRMSG_SIZE - 1, "context truncated too");
+}
+
 int main(void)
 {
+  test_errors();
   test_make();
   test_eval();
   test_size();
