@@ -1,0 +1,111 @@
+/*
+ * recast.c -- a layout of old_bits-wide elements seen with new_bits-wide
+ * ones (CuTe's upcast / downcast / recast_layout).
+ *
+ * Offsets are counted in elements, so a wider element divides them and a
+ * narrower one multiplies them.  Leaf by leaf (the structure is kept):
+ *   upcast by n:   stride 0 stays; |d| >= n: d/n; |d| < n: the mode is
+ *                  contiguous at the finer grain, n/|d| of its elements
+ *                  make one new element: shape s/(n/|d|), stride sign(d).
+ *   downcast by n: stride +-1: shape s*n (each element splits in n
+ *                  contiguous ones), stride kept; else stride d*n.
+ *   upcast((8,64):(64,1), 8)   = (8,8):(8,1)
+ *   downcast((8,8):(8,1), 8)   = (8,64):(64,1)
+ * Every division must be exact (CUTE_EDIVISIBILITY names the leaf); CuTe
+ * C++ rounds up instead, which would describe elements that straddle the
+ * new ones.  Coordinate layouts have no element size: CUTE_ECODOMAIN.
+ */
+#include "internal.h"
+
+static cute_status check_factor(const char *op, const cute_layout *L,
+                                int64_t n, cute_error *err)
+{
+  if (n <= 0)
+    return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
+                        "factor %lld is not positive", (long long)n);
+  if (cute_layout_has_basis(L))
+    return cute_fail_op(err, CUTE_ECODOMAIN, op, L, NULL,
+                        "a coordinate layout has no element size");
+  return CUTE_OK;
+}
+
+static cute_status upcast_leaf(int64_t *s, int64_t *d, int64_t n,
+                               const cute_layout *L, cute_error *err)
+{
+  int64_t a;
+  if (*d == 0) return CUTE_OK;
+  if (*d >= n || *d <= -n) {
+    if (*d % n != 0)
+      return cute_fail_op(err, CUTE_EDIVISIBILITY, "upcast", L, NULL,
+                          "divisibility: stride %lld is not a multiple of "
+                          "%lld", (long long)*d, (long long)n);
+    *d /= n;
+    return CUTE_OK;
+  }
+  a = *d < 0 ? -*d : *d; /* |d| < n: no overflow */
+  if (n % a != 0)
+    return cute_fail_op(err, CUTE_EDIVISIBILITY, "upcast", L, NULL,
+                        "divisibility: stride %lld does not divide %lld",
+                        (long long)*d, (long long)n);
+  if (*s % (n / a) != 0)
+    return cute_fail_op(err, CUTE_EDIVISIBILITY, "upcast", L, NULL,
+                        "divisibility: shape %lld of mode %lld:%lld is not "
+                        "a multiple of %lld", (long long)*s, (long long)*s,
+                        (long long)*d, (long long)(n / a));
+  *s /= n / a;
+  *d = *d < 0 ? -1 : 1;
+  return CUTE_OK;
+}
+
+cute_status cute_upcast(cute_layout *out, const cute_layout *L, int64_t n,
+                        cute_error *err)
+{
+  cute_layout r = *L;
+  int i;
+  cute_status st = check_factor("upcast", L, n, err);
+  for (i = 0; !st && i < r.shape.nleaf; i++)
+    st = upcast_leaf(&r.shape.v[i], &r.stride.v[i], n, L, err);
+  if (!st) *out = r;
+  return st;
+}
+
+cute_status cute_downcast(cute_layout *out, const cute_layout *L, int64_t n,
+                          cute_error *err)
+{
+  cute_layout r = *L;
+  int i;
+  cute_status st = check_factor("downcast", L, n, err);
+  for (i = 0; !st && i < r.shape.nleaf; i++) {
+    int64_t *s = &r.shape.v[i], *d = &r.stride.v[i];
+    int unit = *d == 1 || *d == -1;
+    if (unit ? cute_mul(*s, n, s) : cute_mul(*d, n, d))
+      st = cute_fail_op(err, CUTE_EOVERFLOW, "downcast", L, NULL,
+                        "leaf %d times %lld overflows 64 bits", i,
+                        (long long)n);
+  }
+  if (!st) *out = r;
+  return st;
+}
+
+cute_status cute_recast(cute_layout *out, const cute_layout *L,
+                        int64_t old_bits, int64_t new_bits, cute_error *err)
+{
+  if (old_bits <= 0 || new_bits <= 0)
+    return cute_fail_op(err, CUTE_EINVAL, "recast", L, NULL,
+                        "element widths %lld -> %lld bits must be positive",
+                        (long long)old_bits, (long long)new_bits);
+  if (new_bits > old_bits) {
+    if (new_bits % old_bits != 0)
+      return cute_fail_op(err, CUTE_EDIVISIBILITY, "recast", L, NULL,
+                          "divisibility: %lld bits is not a multiple of "
+                          "%lld bits", (long long)new_bits,
+                          (long long)old_bits);
+    return cute_upcast(out, L, new_bits / old_bits, err);
+  }
+  if (old_bits % new_bits != 0)
+    return cute_fail_op(err, CUTE_EDIVISIBILITY, "recast", L, NULL,
+                        "divisibility: %lld bits is not a multiple of "
+                        "%lld bits", (long long)old_bits,
+                        (long long)new_bits);
+  return cute_downcast(out, L, old_bits / new_bits, err);
+}

@@ -1,0 +1,134 @@
+/*
+ * test_recast.c -- upcast / downcast / recast (CuTe's element-size
+ * changes): exact rows, round trips, errors.
+ */
+#include "testlib.h"
+
+#include <string.h>
+
+typedef cute_status (*cast_fn)(cute_layout *, const cute_layout *, int64_t,
+                               cute_error *);
+
+static void row(cast_fn f, const char *name, const char *l, int64_t n,
+                const char *expected)
+{
+  cute_layout A = L(l), R;
+  cute_error e;
+  cute_status st = f(&R, &A, n, &e);
+  CHECK(st == CUTE_OK, "%s(%s, %lld): %s", name, l, (long long)n,
+        st ? e.msg : "");
+  if (st == CUTE_OK) CHECK_LAYOUT(R, expected);
+}
+
+static void fails(cast_fn f, const char *name, const char *l, int64_t n,
+                  cute_status code, const char *needle)
+{
+  cute_layout A = L(l), R;
+  cute_error e;
+  cute_status st = f(&R, &A, n, &e);
+  CHECK(st == code, "%s(%s, %lld): status %s", name, l, (long long)n,
+        cute_status_name(st));
+  if (st != CUTE_OK)
+    CHECK(strstr(e.msg, needle) && strstr(e.msg, name) == e.msg,
+          "%s(%s): message \"%s\" lacks \"%s\"", name, l, e.msg, needle);
+}
+
+static void recast_row(const char *l, int64_t from, int64_t to,
+                       const char *expected)
+{
+  cute_layout A = L(l), R;
+  cute_error e;
+  cute_status st = cute_recast(&R, &A, from, to, &e);
+  CHECK(st == CUTE_OK, "recast(%s, %lld, %lld): %s", l, (long long)from,
+        (long long)to, st ? e.msg : "");
+  if (st == CUTE_OK) CHECK_LAYOUT(R, expected);
+}
+
+static void upcasts(void)
+{
+  /* 8x64 half-precision tile read as 128-bit vectors (8 halves each). */
+  row(cute_upcast, "upcast", "(8,64):(64,1)", 8, "(8,8):(8,1)");
+  row(cute_upcast, "upcast", "(64,8):(1,64)", 8, "(8,8):(1,8)");
+  row(cute_upcast, "upcast", "(4,(2,8)):(2,(1,8))", 2, "(4,(1,8)):(1,(1,4))");
+  row(cute_upcast, "upcast", "(8,4):(0,16)", 4, "(8,4):(0,4)");
+  row(cute_upcast, "upcast", "(8,4):(-1,16)", 4, "(2,4):(-1,4)");
+  row(cute_upcast, "upcast", "(8,4):(-8,16)", 4, "(8,4):(-2,4)");
+  row(cute_upcast, "upcast", "(1024,8):(1,1024)", 16, "(64,8):(1,64)");
+  row(cute_upcast, "upcast", "8:1", 1, "8:1");
+  row(cute_upcast, "upcast", "():()", 4, "():()");
+}
+
+static void downcasts(void)
+{
+  row(cute_downcast, "downcast", "(8,8):(8,1)", 8, "(8,64):(64,1)");
+  row(cute_downcast, "downcast", "(8,8):(1,8)", 8, "(64,8):(1,64)");
+  row(cute_downcast, "downcast", "(4,8):(0,-1)", 2, "(4,16):(0,-1)");
+  row(cute_downcast, "downcast", "(4,(2,8)):(3,(1,8))", 2,
+      "(4,(4,8)):(6,(1,16))");
+}
+
+static void recasts(void)
+{
+  recast_row("(8,64):(64,1)", 16, 128, "(8,8):(8,1)");
+  recast_row("(8,8):(8,1)", 128, 16, "(8,64):(64,1)");
+  recast_row("(8,8):(8,1)", 32, 32, "(8,8):(8,1)");
+  recast_row("(4,32):(32,1)", 8, 32, "(4,8):(8,1)");
+}
+
+static void errors(void)
+{
+  cute_layout A = L("(8,8):(8,1)"), R;
+  cute_error e;
+  fails(cute_upcast, "upcast", "(4,3):(1,4)", 8, CUTE_EDIVISIBILITY,
+        "divisibility");
+  fails(cute_upcast, "upcast", "(6,4):(1,6)", 4, CUTE_EDIVISIBILITY,
+        "shape 6");
+  fails(cute_upcast, "upcast", "(8,4):(3,24)", 4, CUTE_EDIVISIBILITY,
+        "stride 3 does not divide 4");
+  fails(cute_upcast, "upcast", "(8,4):(1,10)", 4, CUTE_EDIVISIBILITY,
+        "stride 10 is not a multiple of 4");
+  fails(cute_upcast, "upcast", "8:1", 0, CUTE_EINVAL, "positive");
+  fails(cute_downcast, "downcast", "8:1", -2, CUTE_EINVAL, "positive");
+  fails(cute_upcast, "upcast", "(4,8):(1@0,1@1)", 2, CUTE_ECODOMAIN,
+        "coordinate");
+  fails(cute_downcast, "downcast", "(2,2):(1,4611686018427387904)", 2,
+        CUTE_EOVERFLOW, "overflow");
+  CHECK(cute_recast(&R, &A, 16, 24, &e) == CUTE_EDIVISIBILITY &&
+        strstr(e.msg, "recast(") == e.msg && strstr(e.msg, "24 bits"),
+        "recast 16 -> 24: %s", e.msg);
+  CHECK(cute_recast(&R, &A, 24, 16, &e) == CUTE_EDIVISIBILITY,
+        "recast 24 -> 16: %s", e.msg);
+  CHECK(cute_recast(&R, &A, 0, 16, &e) == CUTE_EINVAL, "recast 0 bits");
+}
+
+/* upcast(downcast(L, n), n) == L: the round trip is exact. */
+static void round_trips(void)
+{
+  test_rng r;
+  int t, ok = 0;
+  rng_seed(&r, 19);
+  for (t = 0; t < 10000; t++) {
+    cute_layout A = rng_layout(&r, 3, 6, 8, 4096), D, U;
+    int64_t n = rng_range(&r, 1, 8);
+    cute_error e;
+    if (cute_downcast(&D, &A, n, &e) != CUTE_OK ||
+        cute_upcast(&U, &D, n, &e) != CUTE_OK) {
+      CHECK(0, "round trip %s by %lld: %s", S(&A), (long long)n, e.msg);
+      continue;
+    }
+    ok += cute_layout_equal(&U, &A);
+    CHECK(cute_layout_equal(&U, &A), "upcast(downcast(%s, %lld)) = %s",
+          S(&A), (long long)n, S(&U));
+  }
+  CHECK(ok == 10000, "%d round trips", ok);
+}
+
+int main(void)
+{
+  upcasts();
+  downcasts();
+  recasts();
+  errors();
+  round_trips();
+  return test_finish();
+}
