@@ -317,43 +317,40 @@ cute_status cute_layout_cosize(const cute_layout *L, int64_t *out,
 
 /* ---------------------------------------------------------------- slice -- */
 
-/* Appends to `out` what survives of the element of L at shape token *ps
- * under the coordinate element at crd token *pc (paper Figure 5): all of it
- * for `_`, nothing for an integer, and for a group its surviving children,
- * a single one replacing the group.  Returns whether anything survived.
+/* Appends to `out` what survives of the element `sl` of L under the
+ * coordinate element at crd token *pc (paper Figure 5): all of it for `_`,
+ * nothing for an integer, and for a group its surviving children, a
+ * single one replacing the group.  Returns whether anything survived.
  * The coordinate is known weakly congruent, so the walks stay in step. */
-static int slice_elem(cute_layout *out, const cute_tuple *crd,
-                      const cute_layout *L, int *pc, int *lc, int *ps,
-                      int *ls)
+static int slice_elem(cute_layout *out, const cute_tuple *crd, int *pc,
+                      int *lc, const cute_layout *L, const cute_span *sl)
 {
-  int kept = 0;
+  int i, kept = 0;
   if (crd->tok[*pc] == 'x') {
-    int k, n, q = *ps;
-    int depth = 0;
-    do {
-      char t = L->shape.tok[q++];
-      depth += t == '(' ? 1 : t == ')' ? -1 : 0;
-    } while (depth > 0);
-    n = 0;
-    for (k = *ps; k < q; k++) n += L->shape.tok[k] == 'x';
-    if (crd->v[*lc] == CUTE_UNDERSCORE) {
-      memcpy(out->shape.tok + out->shape.ntok, L->shape.tok + *ps, q - *ps);
-      out->shape.ntok = (uint8_t)(out->shape.ntok + q - *ps);
-      for (k = 0; k < n; k++) {
-        out->shape.v[out->shape.nleaf] = L->shape.v[*ls + k];
-        out->shape.e[out->shape.nleaf] = 0;
-        out->stride.v[out->shape.nleaf] = L->stride.v[*ls + k];
-        out->stride.e[out->shape.nleaf++] = L->stride.e[*ls + k];
+    if (crd->v[(*lc)++] == CUTE_UNDERSCORE) {
+      int k, nl = out->shape.nleaf;
+      memcpy(out->shape.tok + out->shape.ntok, L->shape.tok + sl->tok0,
+             sl->tok1 - sl->tok0);
+      out->shape.ntok = (uint8_t)(out->shape.ntok + sl->tok1 - sl->tok0);
+      for (k = sl->leaf0; k < sl->leaf1; k++, nl++) {
+        out->shape.v[nl] = L->shape.v[k];
+        out->shape.e[nl] = 0;
+        out->stride.v[nl] = L->stride.v[k];
+        out->stride.e[nl] = L->stride.e[k];
       }
+      out->shape.nleaf = (uint8_t)nl;
       kept = 1;
     }
-    ++*pc; ++*lc; *ps = q; *ls += n;
+    ++*pc;
   } else {
     int start = out->shape.ntok;
-    ++*pc; ++*ps;
-    while (crd->tok[*pc] != ')')
-      kept += slice_elem(out, crd, L, pc, lc, ps, ls);
-    ++*pc; ++*ps;
+    cute_span child;
+    ++*pc;
+    for (i = 0; crd->tok[*pc] != ')'; i++) {
+      cute_tuple_child(&L->shape, sl, i, &child);
+      kept += slice_elem(out, crd, pc, lc, L, &child);
+    }
+    ++*pc;
     if (kept > 1) {
       char *t = out->shape.tok;
       memmove(t + start + 1, t + start, out->shape.ntok - start);
@@ -370,7 +367,8 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
                               cute_error *err)
 {
   int64_t c[CUTE_MAX_LEAVES];
-  int pc = 0, lc = 0, ps = 0, ls = 0;
+  int pc = 0, lc = 0;
+  cute_span whole;
   cute_layout r;
   cute_status st;
   if ((st = check_form(L, err))) return st;
@@ -380,7 +378,10 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
   }
   if ((st = inner_product(offset, c, L, err))) return st;
   r.shape.ntok = r.shape.nleaf = 0;
-  if (!slice_elem(&r, crd, L, &pc, &lc, &ps, &ls)) {
+  whole.tok0 = whole.leaf0 = 0;
+  whole.tok1 = L->shape.ntok;
+  whole.leaf1 = L->shape.nleaf;
+  if (!slice_elem(&r, crd, &pc, &lc, L, &whole)) {
     r.shape.tok[0] = '(';
     r.shape.tok[1] = ')';
     r.shape.ntok = 2;
