@@ -271,6 +271,11 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
  * <= 0 the minimal complement against cosize(A), which keeps its trailing
  * size-1 mode whose stride marks the end of A's codomain:
  *   complement((4,8):(1,4)) = 1:32,   complement(4:2, 24) = (2,3):(1,8).
+ * The size-1 rest mode is kept with a cotarget too (complement(8:3, 24) =
+ * (3,1):(1,24)): disjointness on the extended domain needs it.  A hole
+ * between modes that is not a whole number of steps (stride 5 after 4:1)
+ * is CUTE_EDIVISIBILITY with a cotarget and left unfilled without
+ * (complement((4,8):(1,5)) = 1:40); overlapping modes: CUTE_ENONINJECTIVE.
  * Coordinate layouts get a per-basis complement (Table 7's e-rows). */
 cute_status cute_complement(cute_layout *out, const cute_layout *A,
                             int64_t cotarget, cute_error *err);
@@ -303,8 +308,10 @@ cute_status cute_recast(cute_layout *out, const cute_layout *L,
 
 /* -------------------------------------------------------------- swizzles -- */
 /* CuTe's Swizzle<B,M,S>: bits [M+S, M+S+B) are XORed into bits [M, M+B)
- * (S may be negative: then the high field is [M, M+B) and the low one
- * [M+S, M+S+B), xored upward).  Requires B >= 0, M >= 0, |S| >= B. */
+ * (S may be negative: then bits [M, M+B) are XORed upward into bits
+ * [M-S, M-S+B)).  Requires B >= 0, M >= 0, |S| >= B and M+|S|+B <= 62
+ * (CUTE_EINVAL, CUTE_ELIMIT).  An invalid hand-made value applies as the
+ * identity. */
 typedef struct cute_swizzle { int b, m, s; } cute_swizzle;
 
 cute_status cute_swizzle_make(cute_swizzle *sw, int b, int m, int s,
@@ -324,7 +331,8 @@ cute_status cute_composed_eval_index(const cute_composed *C, int64_t index,
                                      int64_t *out, cute_error *err);
 cute_status cute_composed_size(const cute_composed *C, int64_t *out,
                                cute_error *err);
-/* Largest swizzled offset + 1 over the domain. */
+/* Largest swizzled offset + 1 over the domain: exact up to 2^24 elements,
+ * beyond that an upper bound (swizzle.c). */
 cute_status cute_composed_cosize(const cute_composed *C, int64_t *out,
                                  cute_error *err);
 /* (Sw o off o L) o B = Sw o off o (L o B). */
