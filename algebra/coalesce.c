@@ -9,7 +9,7 @@
  *   (2,(1,6)):(1,(6,2))   -> 12:1
  *   ((4,3),5):((15,1),3)  -> (4,15):(15,1)
  */
-#include "internal.h"
+#include "scratch.h"
 
 #include <string.h>
 
@@ -83,30 +83,15 @@ cute_status cute_coalesce(cute_layout *out, const cute_layout *L,
   return CUTE_OK;
 }
 
-static cute_status too_big(const cute_layout *L, cute_error *err)
-{
-  return cute_fail_op(err, CUTE_ELIMIT, "coalesce", L, NULL,
-                      "result above %d tokens or %d leaves",
-                      CUTE_MAX_TOKENS, CUTE_MAX_LEAVES);
-}
-
 /* Can r take element sl of L, coalesced ("(x..)" at most 2 tokens more
  * than its leaves, a leaf more when it has none) or copied? */
-static cute_status room(const cute_layout *r, const cute_layout *L,
-                        const cute_span *sl, cute_error *err)
+static cute_status room(const cute_layout *r, const cute_span *sl,
+                        cute_error *err)
 {
   int nl = sl->leaf1 - sl->leaf0;
   if (r->shape.ntok + (sl->tok1 - sl->tok0) + 2 > CUTE_MAX_TOKENS ||
       r->shape.nleaf + (nl > 0 ? nl : 1) > CUTE_MAX_LEAVES)
-    return too_big(L, err);
-  return CUTE_OK;
-}
-
-static cute_status put_tok(cute_layout *r, const cute_layout *L, char c,
-                           cute_error *err)
-{
-  if (r->shape.ntok >= CUTE_MAX_TOKENS) return too_big(L, err);
-  r->shape.tok[r->shape.ntok++] = c;
+    return cute_scratch_full(err);
   return CUTE_OK;
 }
 
@@ -121,45 +106,29 @@ static cute_status by_mode(cute_layout *r, const cute_layout *L,
   cute_span cl, cp;
   int i, nl = sl->leaf1 - sl->leaf0;
   cute_status st;
-  if ((st = room(r, L, sl, err))) return st;
+  if ((st = room(r, sl, err))) return st;
   if (prof->tok[sp->tok0] == 'x') {
     int n0 = r->shape.nleaf, m;
     if (merge(r->shape.v, r->stride.v, r->stride.e, n0, &m,
               L->shape.v + sl->leaf0, L->stride.v + sl->leaf0,
               L->stride.e + sl->leaf0, nl))
-      return size_overflow(L, err);
+      return cute_fail(err, CUTE_EOVERFLOW, "64-bit overflow of the size");
+    memset(r->shape.e + n0, 0, (m - n0) * sizeof r->shape.e[0]);
     r->shape.ntok = (uint8_t)(r->shape.ntok +
                               run_tokens(r->shape.tok + r->shape.ntok,
                                          m - n0));
     r->shape.nleaf = (uint8_t)m;
     return CUTE_OK;
   }
-  if (cute_tuple_child(prof, sp, 0, &cp) == 0 &&
-      cute_tuple_child(&L->shape, sl, 0, &cl) != 0)
-    return cute_fail_op(err, CUTE_ERANK, "coalesce", L, NULL,
-                        "profile longer than the layout");
-  if ((st = put_tok(r, L, '(', err))) return st;
+  if ((st = cute_scratch_tok(r, '(', err))) return st;
   for (i = 0; cute_tuple_child(prof, sp, i, &cp) == 0; i++) {
     if (cute_tuple_child(&L->shape, sl, i, &cl) != 0)
-      return cute_fail_op(err, CUTE_ERANK, "coalesce", L, NULL,
-                          "profile longer than the layout");
+      return cute_fail(err, CUTE_ERANK, "profile longer than the layout");
     if ((st = by_mode(r, L, &cl, prof, &cp, err))) return st;
   }
-  for (; cute_tuple_child(&L->shape, sl, i, &cl) == 0; i++) {
-    int k = cl.leaf1 - cl.leaf0;
-    if ((st = room(r, L, &cl, err))) return st;
-    memcpy(r->shape.tok + r->shape.ntok, L->shape.tok + cl.tok0,
-           cl.tok1 - cl.tok0);
-    memcpy(r->shape.v + r->shape.nleaf, L->shape.v + cl.leaf0,
-           k * sizeof L->shape.v[0]);
-    memcpy(r->stride.v + r->shape.nleaf, L->stride.v + cl.leaf0,
-           k * sizeof L->stride.v[0]);
-    memcpy(r->stride.e + r->shape.nleaf, L->stride.e + cl.leaf0,
-           k * sizeof L->stride.e[0]);
-    r->shape.ntok = (uint8_t)(r->shape.ntok + cl.tok1 - cl.tok0);
-    r->shape.nleaf = (uint8_t)(r->shape.nleaf + k);
-  }
-  return put_tok(r, L, ')', err);
+  for (; cute_tuple_child(&L->shape, sl, i, &cl) == 0; i++)
+    if ((st = cute_scratch_span(r, L, &cl, err))) return st;
+  return cute_scratch_tok(r, ')', err);
 }
 
 cute_status cute_coalesce_profile(cute_layout *out, const cute_layout *L,
@@ -179,14 +148,12 @@ cute_status cute_coalesce_profile(cute_layout *out, const cute_layout *L,
   sl.leaf0 = sp.leaf0 = 0;
   sl.leaf1 = L->shape.nleaf;
   sp.leaf1 = profile->nleaf;
-  r.shape.ntok = r.shape.nleaf = 0;
-  if ((st = by_mode(&r, L, &sl, profile, &sp, err))) return st;
-  memset(r.shape.e, 0, r.shape.nleaf * sizeof r.shape.e[0]);
-  r.stride.nleaf = r.shape.nleaf;
-  r.stride.ntok = r.shape.ntok;
-  memcpy(r.stride.tok, r.shape.tok, r.shape.ntok);
-  cute_tuple_copy(&out->shape, &r.shape);
-  cute_tuple_copy(&out->stride, &r.stride);
+  cute_scratch_start(&r);
+  if ((st = by_mode(&r, L, &sl, profile, &sp, err))) {
+    cute_error_context(err, "coalesce", L, NULL);
+    return st;
+  }
+  cute_scratch_end(out, &r);
   return CUTE_OK;
 }
 

@@ -8,7 +8,7 @@
  * domain (floor division composes: floor(floor(i/a)/b) = floor(i/(ab))).
  *   ((2,2),(4,2)):((1,8),(2,16)) at 22: c = {0,1,1,1}, L = 8+2+16 = 26.
  */
-#include "internal.h"
+#include "scratch.h"
 
 #include <string.h>
 
@@ -63,9 +63,12 @@ static cute_status compact(cute_layout *L, const cute_tuple *shape, int right,
     if (shape->e[j] != 0 || shape->v[j] <= 0)
       return check_leaves(L, op, err);
     L->stride.v[j] = p;
-    if (k + 1 < n && cute_mul(p, shape->v[j], &p))
-      return cute_fail_op(err, CUTE_EOVERFLOW, op, L, NULL,
-                          "64-bit overflow of the compact strides");
+    if (k + 1 < n && cute_mul(p, shape->v[j], &p)) {
+      char b[256];
+      cute_tuple_print(shape, b, sizeof b);
+      return cute_fail(err, CUTE_EOVERFLOW, "%s(%s): 64-bit overflow of the "
+                       "compact strides", op, b);
+    }
   }
   return CUTE_OK;
 }
@@ -327,20 +330,9 @@ static int slice_elem(cute_layout *out, const cute_tuple *crd, int *pc,
 {
   int i, kept = 0;
   if (crd->tok[*pc] == 'x') {
-    if (crd->v[(*lc)++] == CUTE_UNDERSCORE) {
-      int k, nl = out->shape.nleaf;
-      memcpy(out->shape.tok + out->shape.ntok, L->shape.tok + sl->tok0,
-             sl->tok1 - sl->tok0);
-      out->shape.ntok = (uint8_t)(out->shape.ntok + sl->tok1 - sl->tok0);
-      for (k = sl->leaf0; k < sl->leaf1; k++, nl++) {
-        out->shape.v[nl] = L->shape.v[k];
-        out->shape.e[nl] = 0;
-        out->stride.v[nl] = L->stride.v[k];
-        out->stride.e[nl] = L->stride.e[k];
-      }
-      out->shape.nleaf = (uint8_t)nl;
-      kept = 1;
-    }
+    /* Survivors never outgrow L, so the piece always fits. */
+    if (crd->v[(*lc)++] == CUTE_UNDERSCORE)
+      kept = cute_scratch_span(out, L, sl, NULL) == CUTE_OK;
     ++*pc;
   } else {
     int start = out->shape.ntok;
@@ -377,7 +369,7 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
     return st;
   }
   if ((st = inner_product(offset, c, L, err))) return st;
-  r.shape.ntok = r.shape.nleaf = 0;
+  cute_scratch_start(&r);
   whole.tok0 = whole.leaf0 = 0;
   whole.tok1 = L->shape.ntok;
   whole.leaf1 = L->shape.nleaf;
@@ -386,10 +378,6 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
     r.shape.tok[1] = ')';
     r.shape.ntok = 2;
   }
-  r.stride.ntok = r.shape.ntok;
-  r.stride.nleaf = r.shape.nleaf;
-  memcpy(r.stride.tok, r.shape.tok, r.shape.ntok);
-  cute_tuple_copy(&out->shape, &r.shape);
-  cute_tuple_copy(&out->stride, &r.stride);
+  cute_scratch_end(out, &r);
   return CUTE_OK;
 }

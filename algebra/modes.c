@@ -4,47 +4,64 @@
  *
  * Every operation assembles its result from pieces of its operands: a
  * piece is one element of a layout (a cute_span) copied token by token into
- * a scratch layout, which is then copied out, so `out` may alias an input.
- * The assembled result is checked against the limits once at the end.
+ * a scratch layout (scratch.h, defined here), which is then copied out, so
+ * `out` may alias an input.  Sizes are checked piece by piece, the depth
+ * once at the end.
  */
-#include "internal.h"
+#include "scratch.h"
 
 #include <string.h>
 
-static cute_status too_big(cute_error *err)
+/* -------------------------------------------------------- scratch.h -- */
+
+cute_status cute_scratch_full(cute_error *err)
 {
   return cute_fail(err, CUTE_ELIMIT, "result above %d tokens or %d leaves",
                    CUTE_MAX_TOKENS, CUTE_MAX_LEAVES);
 }
 
-static cute_status put_tok(cute_layout *r, char c, cute_error *err)
+void cute_scratch_start(cute_layout *r)
 {
-  if (r->shape.ntok >= CUTE_MAX_TOKENS) return too_big(err);
+  r->shape.ntok = 0;
+  r->shape.nleaf = 0;
+}
+
+cute_status cute_scratch_tok(cute_layout *r, char c, cute_error *err)
+{
+  if (r->shape.ntok >= CUTE_MAX_TOKENS) return cute_scratch_full(err);
   r->shape.tok[r->shape.ntok++] = c;
   return CUTE_OK;
 }
 
-/* Appends the element `sp` of `src` to r (r->stride.tok is filled last). */
-static cute_status put_span(cute_layout *r, const cute_layout *src,
-                            const cute_span *sp, cute_error *err)
+cute_status cute_scratch_span(cute_layout *r, const cute_layout *src,
+                              const cute_span *sp, cute_error *err)
 {
-  int nt = sp->tok1 - sp->tok0, nl = sp->leaf1 - sp->leaf0;
+  int nt = sp->tok1 - sp->tok0, nl = sp->leaf1 - sp->leaf0, n0;
   if (r->shape.ntok + nt > CUTE_MAX_TOKENS ||
       r->shape.nleaf + nl > CUTE_MAX_LEAVES)
-    return too_big(err);
+    return cute_scratch_full(err);
+  n0 = r->shape.nleaf;
   memcpy(r->shape.tok + r->shape.ntok, src->shape.tok + sp->tok0, nt);
-  memcpy(r->shape.v + r->shape.nleaf, src->shape.v + sp->leaf0,
-         nl * sizeof src->shape.v[0]);
-  memcpy(r->shape.e + r->shape.nleaf, src->shape.e + sp->leaf0,
-         nl * sizeof src->shape.e[0]);
-  memcpy(r->stride.v + r->shape.nleaf, src->stride.v + sp->leaf0,
-         nl * sizeof src->stride.v[0]);
-  memcpy(r->stride.e + r->shape.nleaf, src->stride.e + sp->leaf0,
-         nl * sizeof src->stride.e[0]);
+  memcpy(r->shape.v + n0, src->shape.v + sp->leaf0, nl * sizeof(int64_t));
+  memset(r->shape.e + n0, 0, nl * sizeof(cute_basis));
+  memcpy(r->stride.v + n0, src->stride.v + sp->leaf0, nl * sizeof(int64_t));
+  memcpy(r->stride.e + n0, src->stride.e + sp->leaf0,
+         nl * sizeof(cute_basis));
   r->shape.ntok = (uint8_t)(r->shape.ntok + nt);
-  r->shape.nleaf = (uint8_t)(r->shape.nleaf + nl);
+  r->shape.nleaf = (uint8_t)(n0 + nl);
   return CUTE_OK;
 }
+
+void cute_scratch_end(cute_layout *out, cute_layout *r)
+{
+  r->stride.ntok = r->shape.ntok;
+  r->stride.nleaf = r->shape.nleaf;
+  memcpy(r->stride.tok, r->shape.tok, r->shape.ntok);
+  cute_tuple_copy(&out->shape, &r->shape);
+  cute_tuple_copy(&out->stride, &r->stride);
+}
+
+/* ------------------------------------------------------------- modes -- */
 
 static cute_status put_whole(cute_layout *r, const cute_layout *src,
                              cute_error *err)
@@ -54,7 +71,7 @@ static cute_status put_whole(cute_layout *r, const cute_layout *src,
   sp.tok1 = src->shape.ntok;
   sp.leaf0 = 0;
   sp.leaf1 = src->shape.nleaf;
-  return put_span(r, src, &sp, err);
+  return cute_scratch_span(r, src, &sp, err);
 }
 
 /* Appends modes [b, e) of src. */
@@ -65,35 +82,23 @@ static cute_status put_modes(cute_layout *r, const cute_layout *src, int b,
   cute_status st;
   for (; b < e; b++) {
     cute_tuple_span(&src->shape, b, &sp);
-    if ((st = put_span(r, src, &sp, err))) return st;
+    if ((st = cute_scratch_span(r, src, &sp, err))) return st;
   }
   return CUTE_OK;
 }
 
-static void start(cute_layout *r)
-{
-  r->shape.ntok = 0;
-  r->shape.nleaf = 0;
-}
-
-/* Completes r (stride tokens = shape tokens), checks limits and copies it
- * to out; on error, adds the operation's context. */
+/* Checks the depth of r and copies it to out; on error, adds the
+ * operation's context. */
 static cute_status finish(cute_layout *out, cute_layout *r, cute_status st,
                           const char *op, const cute_layout *a,
                           const cute_layout *b, cute_error *err)
 {
-  if (st == CUTE_OK) {
-    r->stride.ntok = r->shape.ntok;
-    r->stride.nleaf = r->shape.nleaf;
-    memcpy(r->stride.tok, r->shape.tok, r->shape.ntok);
-    st = cute_tuple_check(&r->shape, err);
-  }
+  if (st == CUTE_OK) st = cute_tuple_check(&r->shape, err);
   if (st) {
     cute_error_context(err, op, a, b);
     return st;
   }
-  cute_tuple_copy(&out->shape, &r->shape);
-  cute_tuple_copy(&out->stride, &r->stride);
+  cute_scratch_end(out, r);
   return CUTE_OK;
 }
 
@@ -113,8 +118,8 @@ cute_status cute_layout_mode(cute_layout *out, const cute_layout *L, int i,
   if (cute_tuple_span(&L->shape, i, &sp) != 0)
     return cute_fail_op(err, CUTE_ERANK, "mode", L, NULL,
                         "mode %d outside [0,%d)", i, cute_layout_rank(L));
-  start(&r);
-  return finish(out, &r, put_span(&r, L, &sp, err), "mode", L, NULL, err);
+  cute_scratch_start(&r);
+  return finish(out, &r, cute_scratch_span(&r, L, &sp, err), "mode", L, NULL, err);
 }
 
 cute_status cute_layout_flatten(cute_layout *out, const cute_layout *L,
@@ -132,12 +137,12 @@ cute_status cute_layout_group(cute_layout *out, const cute_layout *L, int b,
   cute_status st;
   int rank = cute_layout_rank(L);
   if (b < 0 || b > e || e > rank) return bad_range("group", L, b, e, err);
-  start(&r);
-  if (!(st = put_tok(&r, '(', err)) && !(st = put_modes(&r, L, 0, b, err)) &&
-      !(st = put_tok(&r, '(', err)) && !(st = put_modes(&r, L, b, e, err)) &&
-      !(st = put_tok(&r, ')', err)) &&
+  cute_scratch_start(&r);
+  if (!(st = cute_scratch_tok(&r, '(', err)) && !(st = put_modes(&r, L, 0, b, err)) &&
+      !(st = cute_scratch_tok(&r, '(', err)) && !(st = put_modes(&r, L, b, e, err)) &&
+      !(st = cute_scratch_tok(&r, ')', err)) &&
       !(st = put_modes(&r, L, e, rank, err)))
-    st = put_tok(&r, ')', err);
+    st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, "group", L, NULL, err);
 }
 
@@ -148,9 +153,9 @@ cute_status cute_layout_take(cute_layout *out, const cute_layout *L, int b,
   cute_status st;
   if (b < 0 || b > e || e > cute_layout_rank(L))
     return bad_range("take", L, b, e, err);
-  start(&r);
-  if (!(st = put_tok(&r, '(', err)) && !(st = put_modes(&r, L, b, e, err)))
-    st = put_tok(&r, ')', err);
+  cute_scratch_start(&r);
+  if (!(st = cute_scratch_tok(&r, '(', err)) && !(st = put_modes(&r, L, b, e, err)))
+    st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, "take", L, NULL, err);
 }
 
@@ -160,15 +165,15 @@ cute_status cute_layout_select(cute_layout *out, const cute_layout *L,
   cute_layout r;
   cute_status st;
   int k, rank = cute_layout_rank(L);
-  start(&r);
-  st = put_tok(&r, '(', err);
+  cute_scratch_start(&r);
+  st = cute_scratch_tok(&r, '(', err);
   for (k = 0; k < n && !st; k++) {
     if (modes[k] < 0 || modes[k] >= rank)
       return cute_fail_op(err, CUTE_ERANK, "select", L, NULL,
                           "mode %d outside [0,%d)", modes[k], rank);
     st = put_modes(&r, L, modes[k], modes[k] + 1, err);
   }
-  if (!st) st = put_tok(&r, ')', err);
+  if (!st) st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, "select", L, NULL, err);
 }
 
@@ -180,11 +185,11 @@ static cute_status insert(cute_layout *out, const cute_layout *L, int at,
   cute_layout r;
   cute_status st;
   int rank = cute_layout_rank(L);
-  start(&r);
-  if (!(st = put_tok(&r, '(', err)) && !(st = put_modes(&r, L, 0, at, err)) &&
+  cute_scratch_start(&r);
+  if (!(st = cute_scratch_tok(&r, '(', err)) && !(st = put_modes(&r, L, 0, at, err)) &&
       !(st = put_whole(&r, x, err)) &&
       !(st = put_modes(&r, L, at + skip, rank, err)))
-    st = put_tok(&r, ')', err);
+    st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, op, L, x, err);
 }
 
@@ -221,11 +226,11 @@ cute_status cute_layout_concat(cute_layout *out, const cute_layout *const *ls,
   cute_layout r;
   cute_status st;
   int k;
-  start(&r);
-  st = put_tok(&r, '(', err);
+  cute_scratch_start(&r);
+  st = cute_scratch_tok(&r, '(', err);
   for (k = 0; k < n && !st; k++)
     st = put_whole(&r, ls[k], err);
-  if (!st) st = put_tok(&r, ')', err);
+  if (!st) st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, "concat", n > 0 ? ls[0] : NULL,
                 n > 1 ? ls[1] : NULL, err);
 }

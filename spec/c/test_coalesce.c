@@ -73,6 +73,8 @@ static void test_examples(void)
              "(6,40):(1,6)");
   check_prof("(2,(1,1)):(1,(3,4))", "(1,1)", "(2,1):(1,0)");
   check_prof("8:2", "(1)", "(8):(2)");
+  check_prof("(4,8):(1,4)", "((1),(1))", "((4),(8)):((1),(4))");
+  check_prof("((),2):((),3)", "(1,1)", "(1,2):(0,3)");
   {
     cute_layout l = L("(4,8):(1,4)"), r;
     cute_tuple p = T("(1,1,1)");
@@ -81,6 +83,21 @@ static void test_examples(void)
           "profile longer than the layout");
     CHECK(strstr(e.msg, "coalesce(") && strstr(e.msg, "(4,8):(1,4)"),
           "message: %s", e.msg);
+    /* Each () mode coalesces to 1:0, a leaf more: 16 of them beside 32
+     * copied leaves overflow. */
+    {
+      char sh[256] = "(", pr[128] = "(";
+      int k;
+      for (k = 0; k < 48; k++) strcat(sh, k < 16 ? "()," : "2,");
+      for (k = 0; k < 16; k++) strcat(pr, k ? ",1" : "1");
+      sh[strlen(sh) - 1] = ')';
+      strcat(pr, ")");
+      l = L(sh);
+      p = T(pr);
+    }
+    CHECK(cute_coalesce_profile(&r, &l, &p, &e) == CUTE_ELIMIT,
+          "48 leaves: ELIMIT");
+    CHECK(strstr(e.msg, "coalesce(") == e.msg, "message: %s", e.msg);
     l = L("(4294967296,4294967296):(1,4294967296)");
     CHECK(cute_coalesce(&r, &l, &e) == CUTE_EOVERFLOW, "size overflow");
   }
