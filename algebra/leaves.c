@@ -145,7 +145,7 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
   cute_leaves x;
   cute_layout part, r; /* r, not out: out may alias L */
   cute_status st;
-  int c, ncomp;
+  int c, ncomp = 0;
   if ((st = leaves_of(&x, L, err)) ||
       (st = components(&x, &ncomp, op, L, err)))
     return st;
