@@ -8,7 +8,7 @@
 --   local g = R.new(42)
 --   g:layout()      any strides (zeros included)      "(3,(2,2)):(5,(0,2))"
 --   g:injective()   distinct values: a compact layout with its modes
---                   permuted and gaps inserted
+--                   permuted and gaps inserted; g:injective(2) of rank 2
 --   g:tiler_for(A)  a layout B that tiles size(A) exactly: a prefix of the
 --                   modes of a permuted compact layout of size(A)
 local cute = require "cute"
@@ -53,14 +53,21 @@ function M:extents(n, max)
   return t
 end
 
--- Nests a flat list of leaves as a random tuple of rank <= 3, depth <= 2,
--- the same way for every list given (shapes and strides stay congruent).
-function M:nesting(n)
-  local groups, i = {}, 1
-  while i <= n do
-    local len = math.min(n - i + 1, self:int(1, 2))
-    groups[#groups + 1] = { i, i + len - 1 }
-    i = i + len
+-- Nests a flat list of leaves as a random tuple of depth <= 2, the same
+-- way for every list given (shapes and strides stay congruent); with
+-- `rank` 2 (and n >= 2) the tuple has exactly two modes.
+function M:nesting(n, rank)
+  local groups = {}
+  if rank == 2 and n >= 2 then
+    local cut = self:int(1, n - 1)
+    groups = { { 1, cut }, { cut + 1, n } }
+  else
+    local i = 1
+    while i <= n do
+      local len = math.min(n - i + 1, self:int(1, 2))
+      groups[#groups + 1] = { i, i + len - 1 }
+      i = i + len
+    end
   end
   return function(leaves)
     if n == 1 then return leaves[1] end
@@ -84,8 +91,8 @@ end
 
 -- Distinct values: leaves ordered at random, each stride the running
 -- product of the extents before it (times an occasional gap).
-function M:injective()
-  local n = self:int(1, 4)
+function M:injective(rank)
+  local n = self:int(rank == 2 and 2 or 1, 4)
   local ext = self:extents(n, 128)
   local order = {}
   for i = 1, n do order[i] = i end
@@ -96,7 +103,7 @@ function M:injective()
     str[i] = cur
     cur = cur * ext[i]
   end
-  local nest = self:nesting(n)
+  local nest = self:nesting(n, rank)
   return cute.layout(nest(ext), nest(str))
 end
 
