@@ -184,26 +184,34 @@ void cute_cuda_emit_swizzle_expr(cute_cuda_text *o, cute_swizzle sw,
   if (sw.b == 0) {
     cute_cuda_text_printf(o, "(%s)", x);
   } else if (sw.s >= 0) {
-    cute_cuda_text_printf(o, "((%s) ^ (((%s) & %lldll) >> %d))", x, x,
+    cute_cuda_text_printf(o, "((%s) ^ (((%s) & %lld) >> %d))", x, x,
                           field << (sw.m + sw.s), sw.s);
   } else {
-    cute_cuda_text_printf(o, "((%s) ^ (((%s) & %lldll) << %d))", x, x,
+    cute_cuda_text_printf(o, "((%s) ^ (((%s) & %lld) << %d))", x, x,
                           field << sw.m, -sw.s);
   }
 }
+
+static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
 
 /* name(args) = sw(offset + name_layout(args)) for each overload. */
 static void emit_swizzled(cute_cuda_text *o, const cg_layout *g,
                           const cute_composed *C, const char *name)
 {
   const char *it = g->wide_index ? "unsigned long long" : "unsigned";
-  int m, forms = g->rank >= 2 ? 2 : 1, f;
+  /* 32-bit when offset + image and the XOR (which moves bits by |S|)
+   * stay below 2^31, as for shared-memory tiles. */
+  int bits = 0, m, forms = g->rank >= 2 ? 2 : 1, f;
+  const char *vt;
+  while (bits < 62 && ((int64_t)1 << bits) <= g->hi + abs64(C->offset)) bits++;
+  vt = g->lo < 0 || g->wide_value || bits + (C->sw.s < 0 ? -C->sw.s : 0) > 30
+           ? "long long" : "int";
   for (f = 0; f < forms; f++) {
-    cute_cuda_text_printf(o, "CUTE_DI long long %s(", name);
+    cute_cuda_text_printf(o, "CUTE_DI %s %s(", vt, name);
     if (f == 0) cute_cuda_text_printf(o, "%s i", it);
     for (m = 0; f == 1 && m < g->rank; m++)
       cute_cuda_text_printf(o, "%s%s c%d", m ? ", " : "", it, m);
-    cute_cuda_text_printf(o, ") {\n  long long x = %lldll + %s_layout(",
+    cute_cuda_text_printf(o, ") {\n  %s x = %lld + %s_layout(", vt,
                           (long long)C->offset, name);
     if (f == 0) cute_cuda_text_puts(o, "i");
     for (m = 0; f == 1 && m < g->rank; m++)

@@ -8,11 +8,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cute_cuda.h"
+#include "test_cuda_kit.h"
 #include "testlib.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define NRANDOM 60
 
@@ -64,29 +64,6 @@ static void expect(cute_cuda_text *o, const item *it)
     }
 }
 
-static char *slurp(const char *path)
-{
-  FILE *f = fopen(path, "rb");
-  cute_cuda_text t = {0};
-  char buf[4096];
-  size_t n;
-  if (f == NULL) return NULL;
-  while ((n = fread(buf, 1, sizeof buf - 1, f)) > 0) {
-    buf[n] = 0;
-    cute_cuda_text_puts(&t, buf);
-  }
-  fclose(f);
-  return t.s ? t.s : calloc(1, 1);
-}
-
-static int write_text(const char *path, const char *s)
-{
-  FILE *f = fopen(path, "w");
-  if (f == NULL) return -1;
-  fputs(s, f);
-  return fclose(f);
-}
-
 static int add_layout(item *items, int n, const char *text)
 {
   item *it = &items[n];
@@ -118,9 +95,9 @@ int main(void)
   item items[NRANDOM + 32];
   cute_cuda_text src = {0}, want = {0};
   cute_cuda_error err = {0};
-  char dir[512], cpp[600], exe[600], out[600], cmd[4096], *got;
+  char *got;
   test_rng rng;
-  int n = 0, i, ok = 1;
+  int n = 0, i, ok = 1, skipped;
   size_t k;
 
   for (k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
@@ -169,24 +146,13 @@ int main(void)
     cute_cuda_text_free(&one);
   }
 
-  if (CUTE_TEST_CXX[0] == 0) {
+  got = kit_host_run("codegen", src.s, &skipped);
+  if (skipped)
     printf("SKIP: no host C++ compiler to check generated code\n");
-    cute_cuda_text_free(&src);
-    cute_cuda_text_free(&want);
-    return test_finish();
-  }
-  snprintf(dir, sizeof dir, "%s", CUTE_TEST_DIR);
-  mkdir(dir, 0755);
-  snprintf(cpp, sizeof cpp, "%s/gen.cpp", dir);
-  snprintf(exe, sizeof exe, "%s/gen", dir);
-  snprintf(out, sizeof out, "%s/gen.out", dir);
-  CHECK(write_text(cpp, src.s) == 0, "cannot write %s", cpp);
-  snprintf(cmd, sizeof cmd, "'%s' -std=c++17 -O1 -w -o '%s' '%s' && '%s' > '%s'",
-           CUTE_TEST_CXX, exe, cpp, exe, out);
-  CHECK(system(cmd) == 0, "host compile/run failed: %s", cmd);
-  got = slurp(out);
-  CHECK(got && strcmp(got, want.s) == 0,
-        "generated code disagrees with the algebra (see %s and %s)", cpp, out);
+  else
+    CHECK(got && strcmp(got, want.s) == 0,
+          "generated code disagrees with the algebra (see %s/codegen.*)",
+          CUTE_TEST_DIR);
   free(got);
   cute_cuda_text_free(&src);
   cute_cuda_text_free(&want);
