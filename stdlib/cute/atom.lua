@@ -1,0 +1,450 @@
+--- cute.atom -- MMA and copy atoms, tiled over threads, and per-thread
+-- partitioning, after CuTe's MMA_Atom / TiledMMA / ThrMMA and Copy_Atom /
+-- TiledCopy / ThrCopy (cute/atom/mma_atom.hpp, copy_atom.hpp).
+--
+-- An MMA atom is data: the M x N x K shape of one instruction, ThrID
+-- (atom thread -> thread index) and the TV layouts of A (thread, value) ->
+-- (m,k), B -> (n,k) and C -> (m,n), each coordinate written as the
+-- colexicographic index of its tile.  The catalog (cute.atoms) holds the
+-- instructions; mma_atom "name" looks one up.
+--
+-- A tiled MMA repeats the atom over a thread layout (M,N,K) and permutes
+-- each of M, N, K first; a thread's slice partitions tensors in CuTe's
+-- mode order: A -> (V,M,K), B -> (V,N,K), C -> (V,M,N).  Seed 003:
+--
+--   local mma = cute.make_tiled_mma(cute.mma_atom "UniversalFMA",
+--                 cute.layout_right {16, 16, 1},
+--                 {cute.layout "(16,4):(4,1)", cute.layout "(16,4):(4,1)"})
+--   mma:get_slice(0):partition_C(cute.layout_right {128, 128})
+--   --> (1,(4,2),(4,2)):(0,(128,8192),(1,64))   0
+--
+-- Partitions are layouts: each returns the thread's layout and the offset
+-- it starts at, like slicing (paper eq. 10).
+local core = require "cute.core"
+local divide = require "cute.divide"
+local product = require "cute.product"
+local tv = require "cute.tv"
+
+local M = {}
+
+local _ = core._
+local concat = core.concat
+
+local function modes(L)
+  local t = {}
+  for i = 0, core.rank(L) - 1 do t[i + 1] = L:mode(i) end
+  return t
+end
+
+local function as_layout(x)
+  if type(x) == "string" then return core.layout(x) end
+  return x
+end
+
+local function shape_text(t)
+  return core.tuple_tostring(t)
+end
+
+-- (L0 o B, L1, L2, ...): CuTe's layout.compose(B, _), composing mode 0 only.
+local function compose0(L, B)
+  local m = modes(L)
+  m[1] = core.composition(m[1], B)
+  return concat(table.unpack(m))
+end
+
+------------------------------------------------------------------- atoms --
+
+local MMA_Atom = { __name = "cute.MMA_Atom" }
+MMA_Atom.__index = MMA_Atom
+
+--- The atom block, line for line as CuTe's print(MMA_Atom) (no "_").
+function MMA_Atom:__tostring()
+  return ("MMA_Atom\n  ThrID:      %s\n  Shape_MNK:  %s\n  LayoutA_TV: %s\n"
+    .. "  LayoutB_TV: %s\n  LayoutC_TV: %s"):format(tostring(self.thr_id),
+    shape_text(self.shape_mnk), tostring(self.A), tostring(self.B),
+    tostring(self.C))
+end
+
+local Copy_Atom = { __name = "cute.Copy_Atom" }
+Copy_Atom.__index = Copy_Atom
+
+function Copy_Atom:__tostring()
+  return ("Copy_Atom\n  ThrID:        %s\n  ValLayoutSrc: %s\n  ValLayoutDst: "
+    .. "%s\n  ValLayoutRef: %s\n  ValueType:    %db"):format(
+    tostring(self.thr_id), tostring(self.src), tostring(self.dst),
+    tostring(self.ref), self.bits)
+end
+
+local type_bits = { f16 = 16, bf16 = 16, tf32 = 32, f32 = 32, f64 = 64,
+  s8 = 8, u8 = 8, s32 = 32, b16 = 16, b32 = 32, b128 = 128 }
+
+--- Bits of a value type: an integer, or a name ("f16", "tf32", ...).
+function M.type_bits(t)
+  if math.type(t) == "integer" and t > 0 then return t end
+  local b = type_bits[t]
+  if not b then
+    error(("copy_atom: unknown value type %s (an integer number of bits or "
+      .. "one of f16 bf16 tf32 f32 f64 s8 u8 s32 b16 b32 b128)")
+      :format(tostring(t)), 0)
+  end
+  return b
+end
+
+local function catalog_entry(name, kind)
+  local catalog = require "cute.atoms"
+  local spec = catalog[name]
+  if not spec then
+    error(("%s_atom: no atom named %q in the catalog (cute.atoms)")
+      :format(kind, tostring(name)), 0)
+  end
+  if spec.kind ~= kind then
+    error(("%s_atom: %s is a %s atom"):format(kind, name, spec.kind), 0)
+  end
+  return spec
+end
+
+--- An MMA atom from the catalog ("SM80_16x8x16_F32F16F16F32_TN") or from
+-- a spec table {name=, shape_mnk={M,N,K}, thr_id=, A=, B=, C=, ...} whose
+-- layouts are cute.Layouts or CuTe text.
+function M.mma_atom(spec)
+  if type(spec) == "string" then spec = catalog_entry(spec, "mma") end
+  local a = setmetatable({}, MMA_Atom)
+  for k, v in pairs(spec) do a[k] = v end
+  a.thr_id, a.A, a.B, a.C = as_layout(spec.thr_id), as_layout(spec.A),
+    as_layout(spec.B), as_layout(spec.C)
+  a.shape_mnk = spec.shape_mnk
+  return a
+end
+
+--- A copy atom from the catalog or a spec, its bit layouts read as values
+-- of `value_type` bits (CuTe's Copy_Atom<Op, T>: recast from bits).
+function M.copy_atom(spec, value_type)
+  if type(spec) == "string" then spec = catalog_entry(spec, "copy") end
+  local bits = M.type_bits(value_type or 1)
+  local a = setmetatable({}, Copy_Atom)
+  for k, v in pairs(spec) do a[k] = v end
+  a.bits = bits
+  a.thr_id = as_layout(spec.thr_id)
+  a.src_bits, a.dst_bits = as_layout(spec.src), as_layout(spec.dst)
+  a.ref_bits = as_layout(spec.ref or spec.dst)
+  a.src = core.upcast(a.src_bits, bits)
+  a.dst = core.upcast(a.dst_bits, bits)
+  a.ref = core.upcast(a.ref_bits, bits)
+  return a
+end
+
+function M.is_mma_atom(x) return getmetatable(x) == MMA_Atom end
+function M.is_copy_atom(x) return getmetatable(x) == Copy_Atom end
+
+--------------------------------------------------------------- tiled MMA --
+
+local TiledMMA = { __name = "cute.TiledMMA" }
+TiledMMA.__index = TiledMMA
+
+local ThrMMA = { __name = "cute.ThrMMA" }
+ThrMMA.__index = function(t, k) return ThrMMA[k] or t.tiled[k] end
+
+local function tiler_text(perm)
+  local parts = {}
+  for i = 1, 3 do
+    local p = perm[i]
+    parts[i] = p == _ and "_" or (math.type(p) == "integer" and p .. ":1")
+      or tostring(p)
+  end
+  return "<" .. table.concat(parts, ",") .. ">"
+end
+
+function TiledMMA:__tostring()
+  return ("TiledMMA\n  ThrLayoutVMNK:  %s\n  PermutationMNK: %s\n%s")
+    :format(tostring(self.thr_layout_vmnk), tiler_text(self.permutation),
+      tostring(self.atom))
+end
+
+function ThrMMA:__tostring()
+  return ("ThrMMA\n  Thr VMNK: %s\n%s"):format(
+    shape_text(self.thr_vmnk), tostring(self.tiled))
+end
+
+--- tiled:permutation_mnk(i): the tiler permuting mode i (0 M, 1 N, 2 K);
+-- `_` stands for atom size x thread count along i, an identity.
+function TiledMMA:permutation_mnk(i)
+  local p = self.permutation[i + 1]
+  if p == _ then
+    return self.atom.shape_mnk[i + 1] * core.size(self.thr_layout_vmnk:mode(i + 1))
+  end
+  return p
+end
+
+--- The extent of the tiled MMA along mode i (0 M, 1 N, 2 K).
+function TiledMMA:tile_size(i)
+  return core.size(self:permutation_mnk(i))
+end
+
+function TiledMMA:tile_shape()
+  return { self:tile_size(0), self:tile_size(1), self:tile_size(2) }
+end
+
+--- CuTe's thrfrg_*: tensor L (I,J,...) -> ((ThrV,(ThrI,ThrJ)),(FrgV,(RestI,
+-- RestJ,...))) for the modes i, j of MNK, the atom TV layout atv and the
+-- thread modes ti, tj of ThrLayoutVMNK.
+local function thrfrg(self, L, i, j, atv)
+  -- permute each mode, then cut into atom tiles: ((AtomI,AtomJ),(RestI,RestJ))
+  local P = divide.logical_divide(L, { self:permutation_mnk(i),
+                                       self:permutation_mnk(j) })
+  local Z = divide.zipped_divide(P, { self.atom.shape_mnk[i + 1],
+                                      self.atom.shape_mnk[j + 1] })
+  -- atom coordinates -> (thread, value): ((ThrV,FrgV),(RestI,RestJ,...))
+  local V = core.composition(Z:mode(0), atv)
+  local rest = modes(Z:mode(1))
+  -- deal the atom tiles to the threads along I and J
+  local thr = self.thr_layout_vmnk
+  local DI = divide.logical_divide(rest[1], core.size(thr:mode(i + 1)))
+  local DJ = divide.logical_divide(rest[2], core.size(thr:mode(j + 1)))
+  local frg = { DI:mode(1), DJ:mode(1), table.unpack(rest, 3) }
+  return concat(concat(V:mode(0), concat(DI:mode(0), DJ:mode(0))),
+                concat(V:mode(1), concat(table.unpack(frg))))
+end
+
+function TiledMMA:thrfrg_C(L) return thrfrg(self, L, 0, 1, self.atom.C) end
+function TiledMMA:thrfrg_A(L) return thrfrg(self, L, 0, 2, self.atom.A) end
+function TiledMMA:thrfrg_B(L) return thrfrg(self, L, 1, 2, self.atom.B) end
+
+--- Thread `t`'s slice; its partition_A/B/C(L) give (V,M,K) / (V,N,K) /
+-- (V,M,N) layouts and their offsets.
+function TiledMMA:get_slice(t)
+  return setmetatable({ tiled = self, thr_idx = t,
+    thr_vmnk = tv.thr_coord(self.thr_layout_vmnk, t) }, ThrMMA)
+end
+TiledMMA.get_thread_slice = TiledMMA.get_slice
+
+-- T = ((ThrV,(ThrI,ThrJ)),(FrgV,(Rest...))) sliced at thread (v,(i,j)):
+-- (FrgV, Rest...) and the offset of the thread's first element.
+local function slice_thread(T, v, i, j)
+  local frg = T:mode(1)
+  return concat(frg:mode(0), table.unpack(modes(frg:mode(1)))),
+         T:mode(0)({ v, { i, j } })
+end
+
+function ThrMMA:partition_C(L)
+  local c = self.thr_vmnk
+  return slice_thread(self.tiled:thrfrg_C(L), c[1], c[2], c[3])
+end
+
+function ThrMMA:partition_A(L)
+  local c = self.thr_vmnk
+  return slice_thread(self.tiled:thrfrg_A(L), c[1], c[2], c[4])
+end
+
+function ThrMMA:partition_B(L)
+  local c = self.thr_vmnk
+  return slice_thread(self.tiled:thrfrg_B(L), c[1], c[3], c[4])
+end
+
+-- (thr_idx, val) -> tile index for operand X of modes i, j; `spread` maps
+-- the (ThrI,ThrJ) thread coordinates onto (ThrM,ThrN,ThrK) (CuTe's atile /
+-- btile: the thread mode that X does not use is broadcast, stride 0).
+local function layout_tv(self, X, i, j, spread)
+  local ref = core.layout { self:tile_size(i), self:tile_size(j) }
+  local T = self["thrfrg_" .. X](self, ref)
+  local thr = T:mode(0)
+  if spread then
+    thr = concat(thr:mode(0), concat(core.composition(thr:mode(1):mode(0),
+      spread), thr:mode(1):mode(1)))
+  end
+  local to_thrid = core.right_inverse(self.thr_layout_vmnk)
+  return concat(core.composition(thr, to_thrid), T:mode(1))
+end
+
+--- (thread index, value) -> (m,n) index of the tiled MMA's C tile, and
+-- likewise for A (m,k) and B (n,k) (CuTe's get_layoutC_TV and friends).
+-- The value mode is (FrgV,(RestI,RestJ)).
+function TiledMMA:get_layoutC_TV()
+  return layout_tv(self, "C", 0, 1)
+end
+
+function TiledMMA:get_layoutA_TV()
+  local t = self.thr_layout_vmnk
+  return layout_tv(self, "A", 0, 2, core.layout(
+    { core.size(t:mode(1)), core.size(t:mode(2)) }, { 1, 0 }))
+end
+
+function TiledMMA:get_layoutB_TV()
+  local t = self.thr_layout_vmnk
+  return layout_tv(self, "B", 1, 2, core.layout(
+    { core.size(t:mode(1)), core.size(t:mode(2)) }, { 0, 1 }))
+end
+
+function TiledMMA:size()
+  return core.size(self.thr_layout_vmnk)
+end
+
+-- thr padded to rank 3 with 1:0 modes, perm with `_` (CuTe's append<3>).
+local function pad3(thr, perm)
+  local unit = core.layout(1, 0)
+  while core.rank(thr) < 3 do thr = core.append(thr, unit) end
+  local p = {}
+  for i = 1, 3 do
+    local x = perm and perm[i]
+    if x == nil then x = _ end
+    p[i] = as_layout(x)
+  end
+  return thr, p
+end
+
+--- make_tiled_mma(atom, thr_layout [, permutations]): the atom repeated
+-- over thr_layout ((M,N,K) -> thread group, padded to rank 3 with 1:0),
+-- each of M, N, K first permuted by the tilers in `permutations` (a table
+-- of up to 3 Layouts, integers or cute._; missing ones are `_`).
+-- ThrLayoutVMNK = tiled_product(ThrID, thr_layout).
+function M.make_tiled_mma(atom, thr_layout, permutations)
+  if type(atom) == "string" then atom = M.mma_atom(atom) end
+  if not M.is_mma_atom(atom) then
+    error("make_tiled_mma: an MMA atom (cute.mma_atom) expected, got "
+      .. tostring(atom), 0)
+  end
+  local thr, perm = pad3(as_layout(thr_layout or core.layout({ 1, 1, 1 },
+    { 0, 0, 0 })), permutations)
+  if core.rank(thr) ~= 3 then
+    error(("make_tiled_mma: the thread layout %s has rank %d, not <= 3")
+      :format(tostring(thr), core.rank(thr)), 0)
+  end
+  return setmetatable({ atom = atom, thr_layout_mnk = thr, permutation = perm,
+    thr_layout_vmnk = product.tiled_product(atom.thr_id, thr) }, TiledMMA)
+end
+
+function M.is_tiled_mma(x) return getmetatable(x) == TiledMMA end
+
+-------------------------------------------------------------- tiled copy --
+
+local TiledCopy = { __name = "cute.TiledCopy" }
+TiledCopy.__index = TiledCopy
+
+local ThrCopy = { __name = "cute.ThrCopy" }
+ThrCopy.__index = function(t, k) return ThrCopy[k] or t.tiled[k] end
+
+function TiledCopy:__tostring()
+  return ("TiledCopy\n  Tiler_MN:       %s\n  TiledLayout_TV: %s\n%s")
+    :format(shape_text(self.tiler_mn), tostring(self.layout_tv),
+      tostring(self.atom))
+end
+
+function ThrCopy:__tostring()
+  return ("ThrCopy\n  ThrIdx: %d\n%s"):format(self.thr_idx,
+    tostring(self.tiled))
+end
+
+-- ((a,b),(c,d)) -> ((a,c),(b,d)) (CuTe's zip of a rank-2 of rank-2s).
+local function zip2(L)
+  local x, y = L:mode(0), L:mode(1)
+  return concat(concat(x:mode(0), y:mode(0)), concat(x:mode(1), y:mode(1)))
+end
+
+-- CuTe's tile2thrfrg: T = ((TileM,TileN,..),(Rest..)) -> (thr, val, Rest)
+-- where ref2trg maps the atom's (ref thread, ref value) to the target's.
+function TiledCopy:tile2thrfrg(T, ref2trg)
+  local a = self.atom
+  local atom_tv = divide.zipped_divide(self.layout_tv,
+    { core.size(a.ref:mode(0)), core.size(a.ref:mode(1)) })
+  local trg = compose0(atom_tv, ref2trg)
+  local thrval2mn = core.coalesce(zip2(trg), { 1, { 1, 1 } })
+  local R = compose0(T, thrval2mn)
+  return concat(R:mode(0):mode(0), R:mode(0):mode(1), R:mode(1))
+end
+
+local function ref2(atom, target)
+  return core.composition(core.right_inverse(atom.ref), target)
+end
+
+--- Tensor L (M,N,...) -> (thread, value, (RestM,RestN,...)) for the
+-- source (tidfrg_S) or destination (tidfrg_D) side.
+function TiledCopy:tidfrg_S(L)
+  return self:tile2thrfrg(divide.zipped_divide(L, self.tiler_mn),
+    ref2(self.atom, self.atom.src))
+end
+
+function TiledCopy:tidfrg_D(L)
+  return self:tile2thrfrg(divide.zipped_divide(L, self.tiler_mn),
+    ref2(self.atom, self.atom.dst))
+end
+
+-- (thread, value) -> (m,n) index of the tile for one side.
+local function copy_layout_tv(self, target)
+  local ref = concat(core.layout(self.tiler_mn), core.layout(1, 0))
+  local T = self:tile2thrfrg(ref, ref2(self.atom, target))
+  return concat(T:mode(0), T:mode(1))
+end
+
+function TiledCopy:get_layoutS_TV() return copy_layout_tv(self, self.atom.src) end
+function TiledCopy:get_layoutD_TV() return copy_layout_tv(self, self.atom.dst) end
+
+function TiledCopy:get_slice(t)
+  return setmetatable({ tiled = self, thr_idx = t }, ThrCopy)
+end
+TiledCopy.get_thread_slice = TiledCopy.get_slice
+
+function TiledCopy:size()
+  return core.size(self.layout_tv:mode(0))
+end
+
+-- (thread, value, (RestM,...)) at thread t: (value, RestM, ...), offset.
+local function slice_copy(T, t)
+  return concat(T:mode(1), table.unpack(modes(T:mode(2)))), T:mode(0)(t)
+end
+
+function ThrCopy:partition_S(L)
+  return slice_copy(self.tiled:tidfrg_S(L), self.thr_idx)
+end
+
+function ThrCopy:partition_D(L)
+  return slice_copy(self.tiled:tidfrg_D(L), self.thr_idx)
+end
+
+local function tiled_copy(atom, layout_tv, tiler)
+  if type(atom) == "string" then
+    error("make_tiled_copy: pass cute.copy_atom(name, value_type), which "
+      .. "fixes the value type", 0)
+  end
+  if not M.is_copy_atom(atom) then
+    error("make_tiled_copy: a copy atom (cute.copy_atom) expected, got "
+      .. tostring(atom), 0)
+  end
+  local nt, nv = core.size(layout_tv:mode(0)), core.size(layout_tv:mode(1))
+  local at, av = core.size(atom.ref:mode(0)), core.size(atom.ref:mode(1))
+  if nt % at ~= 0 or nv % av ~= 0 then
+    error(("make_tiled_copy: TV layout %s has %d threads x %d values, not a "
+      .. "multiple of the atom's %d x %d"):format(tostring(layout_tv), nt, nv,
+      at, av), 0)
+  end
+  return setmetatable({ atom = atom, layout_tv = layout_tv, tiler_mn = tiler },
+    TiledCopy)
+end
+
+--- make_tiled_copy(atom, thr_layout, val_layout): threads arranged by
+-- thr_layout ((m,n) -> thread) each copying the block val_layout ((m,n)
+-- -> value), CuTe's construction (see cute.make_layout_tv).
+function M.make_tiled_copy(atom, thr_layout, val_layout)
+  local tiler, layout = tv.make_layout_tv(as_layout(thr_layout),
+    as_layout(val_layout or core.layout(1)))
+  return tiled_copy(atom, layout, tiler)
+end
+
+--- Tiled copies whose threads and values follow a tiled MMA's A, B or C
+-- partitioning (CuTe's make_tiled_copy_A/B/C), e.g. ldmatrix feeding mma.
+function M.make_tiled_copy_A(atom, mma)
+  return tiled_copy(atom, mma:get_layoutA_TV(),
+    { mma:tile_size(0), mma:tile_size(2) })
+end
+
+function M.make_tiled_copy_B(atom, mma)
+  return tiled_copy(atom, mma:get_layoutB_TV(),
+    { mma:tile_size(1), mma:tile_size(2) })
+end
+
+function M.make_tiled_copy_C(atom, mma)
+  return tiled_copy(atom, mma:get_layoutC_TV(),
+    { mma:tile_size(0), mma:tile_size(1) })
+end
+
+function M.is_tiled_copy(x) return getmetatable(x) == TiledCopy end
+
+return M
