@@ -25,7 +25,7 @@ tour() {
     exec "$build/vm/cutelua" examples/tour.lua "$@"
   fi
   echo "run.sh: no cutelua yet; running the README's C example" >&2
-  exec "$build/docs/readme_c" "$@"
+  exec "$build/docs/readme_c1" "$@"
 }
 
 case "${1:-}" in
