@@ -345,7 +345,7 @@ static void fill_layout(cutelua_layout *out, const cute_layout *l) {
 }
 
 typedef struct lookup {
-  const char *global;  /* NULL: the value is at stack slot `index` */
+  const char *global;  /* NULL: the value is argument 2 (result `index`) */
   int index;
   cutelua_layout *out;
 } lookup;
@@ -355,8 +355,6 @@ static int read_layout(lua_State *L) {
   const cute_layout *l;
   if (q->global != NULL)
     lua_getglobal(L, q->global);
-  else
-    lua_pushvalue(L, q->index);
   l = cutelua_testlayout(L, -1);
   if (l == NULL) {
     if (q->global != NULL)
@@ -369,6 +367,7 @@ static int read_layout(lua_State *L) {
   return 0;
 }
 
+/* A C function sees only its own arguments: a result goes in as a copy. */
 static cutelua_status lookup_layout(cutelua_state *S, lookup *q) {
   lua_State *L = S->L;
   int lst;
@@ -376,7 +375,9 @@ static cutelua_status lookup_layout(cutelua_state *S, lookup *q) {
     return fail(S, CUTELUA_EMEM, "not enough memory (Lua stack)");
   lua_pushcfunction(L, read_layout);
   lua_pushlightuserdata(L, q);
-  lst = lua_pcall(L, 1, 0, 0);
+  if (q->global == NULL)
+    lua_pushvalue(L, q->index);
+  lst = lua_pcall(L, q->global == NULL ? 2 : 1, 0, 0);
   return lst == LUA_OK ? CUTELUA_OK : failed_call(S, lst, CUTELUA_ETYPE);
 }
 

@@ -28,6 +28,7 @@
 /* The state a signal should stop, while prog_docall runs: a signal handler
  * has no other way to reach it (this is the program, not the library). */
 static lua_State *running_L = NULL;
+static volatile sig_atomic_t idle_sigint = 0;  /* Ctrl-C at the prompt */
 
 static void stop_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
@@ -46,11 +47,13 @@ static void set_sigint(void (*handler)(int), struct sigaction *old) {
 /* lua_sethook is the one Lua call safe in a handler: the interpreter stops
  * at its next call, return, line or instruction.  The default action comes
  * back meanwhile, so a second Ctrl-C ends a C function that never returns.
- * With nothing running (the REPL's prompt) Ctrl-C does nothing. */
+ * With nothing running (the REPL's prompt) it is only noted. */
 static void on_sigint(int sig) {
   lua_State *L = running_L;
-  if (L == NULL)
+  if (L == NULL) {
+    idle_sigint = 1;
     return;
+  }
   set_sigint(SIG_DFL, NULL);
   (void)sig;
   lua_sethook(L, stop_hook,
@@ -59,6 +62,12 @@ static void on_sigint(int sig) {
 
 void prog_keep_sigint(void) {
   set_sigint(on_sigint, NULL);
+}
+
+int prog_idle_sigint(void) {
+  int seen = idle_sigint;
+  idle_sigint = 0;
+  return seen;
 }
 
 int prog_docall(lua_State *L, int narg, int nres) {

@@ -16,6 +16,8 @@ int prog_docall(lua_State *L, int narg, int nres);
 /* From now on Ctrl-C outside prog_docall is ignored (the REPL's prompt)
  * instead of ending the program. */
 void prog_keep_sigint(void);
+/* Was Ctrl-C pressed outside prog_docall since the last call?  (Clears.) */
+int prog_idle_sigint(void);
 
 /* Prints the error at the top of the stack (status != LUA_OK) to stderr as
  * "cutelua: message" and pops it; returns status. */

@@ -72,12 +72,22 @@ static char *plain_line(const char *prompt) {
   return NULL;
 }
 
+/* Ctrl-C at the prompt ends the read like end of input does: drop the line
+ * and prompt again, as a shell does. */
 static char *read_line(const char *prompt) {
+  for (;;) {
+    char *line;
 #ifdef CUTELUA_HAVE_EDIT
-  if (repl.edit)
-    return readline(prompt);
+    line = repl.edit ? readline(prompt) : plain_line(prompt);
+#else
+    line = plain_line(prompt);
 #endif
-  return plain_line(prompt);
+    if (!prog_idle_sigint())
+      return line;
+    free(line);
+    fputc('\n', stdout);
+    clearerr(stdin);
+  }
 }
 
 static void save_line(const char *line) {

@@ -1,0 +1,190 @@
+/*
+ * test_embed.c -- the embedding API (vm/cutelua.h) through libcutelua.so:
+ * running code, statuses and messages, layouts read back into C, the memory
+ * limit, the instruction budget, and closed io/os.
+ */
+#define _POSIX_C_SOURCE 200809L  /* mkstemp, fdopen */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cutelua.h"
+#include "testlib.h"
+
+#define HAS(haystack, needle) \
+  CHECK(strstr((haystack), (needle)) != NULL, "[%s] lacks [%s]", (haystack), \
+        (needle))
+
+static cutelua_state *open_with(size_t mem, uint64_t budget, int io) {
+  cutelua_options opt;
+  cutelua_options_init(&opt);
+  opt.memory_limit = mem;
+  opt.instruction_limit = budget;
+  opt.open_io = opt.open_os = io;
+  return cutelua_open(&opt);
+}
+
+static void test_run_and_errors(void) {
+  cutelua_state *S = cutelua_open(NULL);
+  CHECK(S != NULL, "open with defaults");
+  CHECK(strcmp(cutelua_last_error(S), "") == 0, "no error yet");
+  CHECK(cutelua_run_string(S, "return 6 * 7, 'x'", NULL) == CUTELUA_OK, "run");
+  CHECK(cutelua_nresults(S) == 2, "two results, got %d", cutelua_nresults(S));
+
+  CHECK(cutelua_run_string(S, "x = = 1", "=syn") == CUTELUA_ESYNTAX, "syntax");
+  HAS(cutelua_last_error(S), "syn:1:");
+  CHECK(cutelua_nresults(S) == 0, "a failed run has no results");
+
+  CHECK(cutelua_run_string(S, "local function f() error('boom') end f()",
+                           "=rt") == CUTELUA_ERUN, "runtime error");
+  HAS(cutelua_last_error(S), "rt:1: boom");
+  HAS(cutelua_last_error(S), "stack traceback:");
+
+  CHECK(cutelua_run_string(S, "error(setmetatable({}, {__tostring = "
+                              "function() return 'custom' end}))", NULL)
+            == CUTELUA_ERUN, "error object with __tostring");
+  HAS(cutelua_last_error(S), "custom");
+
+  CHECK(cutelua_run_string(S, "return require('cute').layout '(4,8'", NULL)
+            == CUTELUA_ERUN, "algebra error");
+  HAS(cutelua_last_error(S), "(4,8");
+
+  CHECK(cutelua_run_file(S, "/nonexistent/x.lua") == CUTELUA_EFILE, "file");
+  HAS(cutelua_last_error(S), "/nonexistent/x.lua");
+
+  CHECK(cutelua_run_string(S, "assert(cute == nil)", NULL) == CUTELUA_OK,
+        "fine after errors; cute is preloaded, not a global");
+  CHECK(cutelua_run_string(S, NULL, NULL) == CUTELUA_EARG, "NULL code");
+  cutelua_close(S);
+  cutelua_close(NULL);
+}
+
+static void test_run_file(void) {
+  char path[] = "/tmp/cutelua_embed_XXXXXX";
+  cutelua_state *S = cutelua_open(NULL);
+  cutelua_layout L;
+  FILE *f = fdopen(mkstemp(path), "w");
+  fputs("local cute = require 'cute'\nreturn cute.layout {2, 3}\n", f);
+  fclose(f);
+  CHECK(cutelua_run_file(S, path) == CUTELUA_OK, "run_file: %s",
+        cutelua_last_error(S));
+  CHECK(cutelua_result_layout(S, 1, &L) == CUTELUA_OK, "file result");
+  CHECK(strcmp(L.text, "(2,3):(1,2)") == 0, "file result text %s", L.text);
+  remove(path);
+  cutelua_close(S);
+}
+
+static void test_layout_readback(void) {
+  cutelua_state *S = cutelua_open(NULL);
+  cutelua_layout L;
+  CHECK(cutelua_run_string(S, "local cute = require 'cute'\n"
+                              "A = cute.layout '(4,(2,2)):(1,(4,8))'\n"
+                              "n = 3\n"
+                              "return cute.layout {4, 8}, 'text', A",
+                           NULL) == CUTELUA_OK, "%s", cutelua_last_error(S));
+  CHECK(cutelua_global_layout(S, "A", &L) == CUTELUA_OK, "global A");
+  CHECK(strcmp(L.text, "(4,(2,2)):(1,(4,8))") == 0, "text %s", L.text);
+  CHECK(strcmp(L.profile, "(_,(_,_))") == 0, "profile %s", L.profile);
+  CHECK(L.rank == 2 && L.depth == 2 && L.nleaf == 3, "rank %d depth %d "
+        "leaves %d", L.rank, L.depth, L.nleaf);
+  CHECK(L.shape[0] == 4 && L.shape[1] == 2 && L.shape[2] == 2, "shape");
+  CHECK(L.stride[0] == 1 && L.stride[1] == 4 && L.stride[2] == 8, "stride");
+  CHECK(L.basis[0] == 0 && L.basis[2] == 0, "integral strides");
+  CHECK(cute_layout_equal(&L.layout, &L.layout), "algebra value usable");
+
+  CHECK(cutelua_result_layout(S, 1, &L) == CUTELUA_OK, "result 1");
+  CHECK(strcmp(L.text, "(4,8):(1,4)") == 0, "result 1 text %s", L.text);
+  CHECK(strcmp(L.profile, "(_,_)") == 0, "profile %s", L.profile);
+  CHECK(cutelua_result_layout(S, 3, &L) == CUTELUA_OK, "result 3");
+  CHECK(L.shape[0] == 4, "result 3 is A");
+
+  CHECK(cutelua_result_layout(S, 2, &L) == CUTELUA_ETYPE, "string result");
+  HAS(cutelua_last_error(S), "result 2 is a string value, not a layout");
+  CHECK(cutelua_result_layout(S, 4, &L) == CUTELUA_EARG, "no result 4");
+  HAS(cutelua_last_error(S), "no result 4");
+  CHECK(cutelua_global_layout(S, "n", &L) == CUTELUA_ETYPE, "number");
+  HAS(cutelua_last_error(S), "global 'n' is a number value");
+  CHECK(cutelua_global_layout(S, "missing", &L) == CUTELUA_ETYPE, "nil");
+  CHECK(cutelua_result_layout(S, 1, &L) == CUTELUA_OK, "results kept");
+
+  CHECK(cutelua_run_string(S, "return require('cute').layout '8:2', "
+                              "require('cute').make_identity_layout {4, 8}",
+                           NULL) == CUTELUA_OK, "%s", cutelua_last_error(S));
+  CHECK(cutelua_result_layout(S, 1, &L) == CUTELUA_OK, "8:2");
+  CHECK(strcmp(L.profile, "_") == 0 && L.rank == 1 && L.depth == 0,
+        "integral layout: profile %s rank %d depth %d", L.profile, L.rank,
+        L.depth);
+  CHECK(cutelua_result_layout(S, 2, &L) == CUTELUA_OK, "identity");
+  CHECK(strcmp(L.text, "(4,8):(1@0,1@1)") == 0, "identity text %s", L.text);
+  CHECK(L.stride[1] == 1 && L.basis[1] == CUTE_BASIS1(1), "basis stride");
+  cutelua_close(S);
+}
+
+static void test_memory_limit(void) {
+  cutelua_state *S = open_with((size_t)2 << 20, 0, 0);
+  CHECK(S != NULL, "open with 2 MiB");
+  CHECK(cutelua_run_string(S, "local t = {} for i = 1, 1e8 do t[i] = i end",
+                           NULL) == CUTELUA_EMEM, "table growth stops");
+  HAS(cutelua_last_error(S), "not enough memory");
+  CHECK(cutelua_run_string(S, "return ('x'):rep(1 << 30)", NULL)
+            == CUTELUA_EMEM, "big string stops");
+  CHECK(cutelua_run_string(S, "local ok = pcall(string.rep, 'x', 1 << 30) "
+                              "return ok", NULL) == CUTELUA_OK,
+        "pcall sees the memory error");
+  CHECK(cutelua_run_string(S, "return 1 + 1", NULL) == CUTELUA_OK,
+        "usable after hitting the limit");
+  CHECK(cutelua_run_string(S, "local c = require 'cute' "
+                              "return c.layout {4, 8}", NULL) == CUTELUA_OK,
+        "cute loads within 2 MiB: %s", cutelua_last_error(S));
+  cutelua_close(S);
+  CHECK(open_with(1000, 0, 0) == NULL, "too small a limit: NULL, no crash");
+}
+
+static void test_instruction_budget(void) {
+  cutelua_state *S = open_with(0, 100000, 0);
+  CHECK(cutelua_run_string(S, "while true do end", NULL) == CUTELUA_EBUDGET,
+        "endless loop stops");
+  HAS(cutelua_last_error(S), "instruction budget exhausted");
+  CHECK(cutelua_run_string(S, "while true do pcall(function() "
+                              "while true do end end) end", NULL)
+            == CUTELUA_EBUDGET, "pcall cannot swallow the budget");
+  CHECK(cutelua_run_string(S, "coroutine.wrap(function() "
+                              "while true do end end)()", NULL)
+            == CUTELUA_EBUDGET, "coroutines are counted");
+  CHECK(cutelua_run_string(S, "local s = 0 for i = 1, 1000 do s = s + i end "
+                              "return s", NULL) == CUTELUA_OK,
+        "budget refilled for the next run: %s", cutelua_last_error(S));
+  CHECK(cutelua_run_string(S, "x = = 1", NULL) == CUTELUA_ESYNTAX,
+        "syntax error after a budget stop is a syntax error");
+  cutelua_close(S);
+}
+
+static void test_io_flags(void) {
+  cutelua_state *S = open_with(0, 0, 0);
+  CHECK(cutelua_run_string(S, "assert(io == nil and os == nil and "
+                              "loadfile == nil and dofile == nil and "
+                              "package.loadlib == nil)", NULL) == CUTELUA_OK,
+        "io, os and file loaders closed: %s", cutelua_last_error(S));
+  CHECK(cutelua_run_string(S, "require 'nosuchmodule'", NULL) == CUTELUA_ERUN,
+        "no module from disk");
+  CHECK(cutelua_run_string(S, "assert(require('cute.tiler'))", NULL)
+            == CUTELUA_OK, "preloaded submodule: %s", cutelua_last_error(S));
+  CHECK(cutelua_run_string(S, "assert(debug == nil)", NULL) == CUTELUA_OK,
+        "no debug library");
+  cutelua_close(S);
+  S = open_with(0, 0, 1);
+  CHECK(cutelua_run_string(S, "assert(io.write and os.time and loadfile)",
+                           NULL) == CUTELUA_OK, "io and os open");
+  cutelua_close(S);
+}
+
+int main(void) {
+  test_run_and_errors();
+  test_run_file();
+  test_layout_readback();
+  test_memory_limit();
+  test_instruction_budget();
+  test_io_flags();
+  return test_finish();
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# test_repl_tmux.sh CUTELUA -- drives the REPL in a real terminal (tmux) and
+# asserts on the screen: an expression, a multi-line function, an error,
+# Ctrl-C during an endless loop, Tab completion, and history recall after a
+# restart.  Every wait polls the screen with a time limit (no fixed sleeps
+# for the outcome).  Exit 77 (ctest: skipped) when tmux is missing.
+set -u
+if ! command -v tmux >/dev/null 2>&1; then
+  echo "SKIP: tmux is not installed (Debian package tmux)"
+  exit 77
+fi
+. "$(dirname "$0")/lib.sh"
+C=$1
+sock=$tmp/tmux.sock
+tm() { tmux -S "$sock" -f /dev/null "$@"; }
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+
+S=repl1  # the session in use
+start() {
+  tm new-session -d -s "$S" -x 80 -y 50 \
+    "exec env HOME=$tmp CUTELUA_HISTORY=$tmp/history $C" \; \
+    set-option -t "$S" remain-on-exit on
+}
+screen() { tm capture-pane -p -t "$S" -S -200 2>/dev/null; }
+type_line() { tm send-keys -t "$S" -l "$1" && tm send-keys -t "$S" Enter; }
+
+# wait_for NAME REGEX [SECONDS]: until a screen line matches.
+wait_for() {
+  local deadline=$((SECONDS + ${3:-10}))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    if screen | grep -Eq -- "$2"; then ok; return 0; fi
+    sleep 0.05
+  done
+  bad "$1: no line matching /$2/ on screen:"
+  screen | sed 's/^/    | /' >&2
+  return 1
+}
+
+# wait_prompt NAME: until the screen ends with an empty prompt, so keys
+# typed next reach the line editor rather than the terminal's type-ahead.
+wait_prompt() {
+  local deadline=$((SECONDS + 10))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    if [ "$(screen | grep -v '^ *$' | tail -n 1)" = ">" ]; then ok; return 0; fi
+    sleep 0.05
+  done
+  bad "$1: no empty prompt at the end of the screen"
+}
+
+# wait_exit NAME: until the program has ended, with status 0.  (tmux 3.3
+# now and then marks a pane dead without collecting its status: an empty
+# status counts as an exit, a signal or a non-zero status does not.)
+wait_exit() {
+  local deadline=$((SECONDS + 10)) st
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    st=$(tm list-panes -t "$S" -F '#{pane_dead} #{pane_dead_status}#{pane_dead_signal}')
+    case $st in
+      "1 0" | "1 ") ok; return ;;
+      1*) bad "$1: ended with [$st]"; return ;;
+    esac
+    sleep 0.05
+  done
+  bad "$1: still running"
+}
+
+# -- session 1 --------------------------------------------------------------
+t0=$(date +%s%N)
+start
+wait_for "banner" '^cutelua 0\.1\.0'
+wait_for "prompt" '^> ?$'
+echo "REPL prompt after $((($(date +%s%N) - t0) / 1000000)) ms (tmux start-up included)"
+
+type_line 'cute.layout "(4,8):(1,4)"'
+wait_for "expression prints its layout" '^\(4,8\):\(1,4\)$'
+
+type_line 'function area(w, h)'
+wait_for "continuation prompt" '^>> ?$'
+type_line '  return w * h'
+type_line 'end'
+type_line 'area(6, 7)'
+wait_for "multi-line function then a call" '^42$'
+
+type_line 'error("kaboom")'
+wait_for "error message" '^cutelua: stdin:1: kaboom$'
+type_line '100 + 23'
+wait_for "REPL goes on after an error" '^123$'
+
+# Ctrl-C: resent until the loop reports it, in case the first one came
+# before the statement started running.
+type_line 'while true do end'
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  tm send-keys -t "$S" C-c
+  if wait_for "Ctrl-C" 'interrupted!' 1 2>/dev/null; then break; fi
+  failed=$((failed - 1))  # a retry, not a failure
+done
+screen | grep -q 'interrupted!' || bad "Ctrl-C did not stop the loop"
+type_line '7 * 8'
+wait_for "REPL goes on after Ctrl-C" '^56$'
+
+wait_prompt "prompt before Tab"
+tm send-keys -t "$S" -l 'cute.layout_ri'
+tm send-keys -t "$S" Tab
+wait_for "Tab completes cute. names" '^> cute\.layout_right$'
+type_line ' {2, 3}'
+wait_for "completed call runs" '^\(2,3\):\(3,1\)$'
+type_line 'A = cute.layout "(4,8):(1,4)"'
+wait_prompt "prompt before Tab"
+tm send-keys -t "$S" -l 'A:mo'
+tm send-keys -t "$S" Tab
+wait_for "Tab completes methods" '^> A:mode$'
+type_line '(1)'
+wait_for "completed method runs" '^8:4$'
+
+type_line 'last_line = "from session 1"'
+wait_prompt "prompt before Ctrl-D"
+tm send-keys -t "$S" C-d
+wait_exit "Ctrl-D ends the REPL"
+has "history file written" "$(cat "$tmp/history" 2>/dev/null)" 'last_line'
+
+# -- session 2: history survives the restart ---------------------------------
+# (the new session starts before the old one goes: a server left with no
+# session would exit under the next command)
+S=repl2
+start
+tm kill-session -t repl1
+wait_for "prompt again" '^> ?$'
+tm send-keys -t "$S" Up
+wait_for "Up recalls the last line" '^> last_line = "from session 1"$'
+tm send-keys -t "$S" Enter
+type_line 'last_line'
+wait_for "recalled line runs" '^from session 1$'
+wait_prompt "prompt before Ctrl-D"
+tm send-keys -t "$S" C-d
+wait_exit "second session ends"
+
+finish

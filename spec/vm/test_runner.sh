@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# test_runner.sh CUTELUA -- the cutelua program as lua(1): options, arg,
+# stdin, LUA_INIT, exit codes, errors with tracebacks on stderr, the
+# embedded stdlib in a copied binary, and start-up time.
+set -u
+. "$(dirname "$0")/lib.sh"
+C=$1
+cd "$tmp"
+unset LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_PATH_5_4 LUA_CPATH LUA_CPATH_5_4
+
+# -- options --------------------------------------------------------------
+run "$C" -v
+has "-v" "$out" '^cutelua 0\.1\.0 \(Lua 5\.4'
+run "$C" -e 'print(1 + 1)'
+is "-e" "$out/$rc" "2/0"
+run "$C" -e 'x = 1' -e 'print(x + 1)'
+is "-e in order" "$out" "2"
+run "$C" -e 'print(cute.layout "(4,8):(1,4)")'
+is "global cute" "$out" "(4,8):(1,4)"
+run "$C" -l c=cute -e 'print(c == cute)'
+is "-l g=mod" "$out" "true"
+run "$C" -l cute.tiler -e 'print(package.loaded["cute.tiler"] ~= nil)'
+is "-l embedded submodule" "$out" "true"
+mkdir mods && printf 'return {v = 5}\n' >mods/mymod.lua
+LUA_PATH="$tmp/mods/?.lua" run "$C" -l mymod -e 'print(mymod.v)'
+is "-l from LUA_PATH" "$out" "5"
+LUA_PATH="$tmp/mods/?.lua" run "$C" -E -l mymod
+has "-E ignores LUA_PATH" "$err" "module 'mymod' not found"
+run "$C" -W -e 'warn("hey")'
+is "-W" "$err" "Lua warning: hey"
+run "$C" -e 'warn("hey")'
+is "no -W" "$err" ""
+run "$C" -e 'print(type(debug.traceback), type(io.open), type(os.time))'
+is "full libraries" "$out" "$(printf 'function\tfunction\tfunction')"
+
+# -- scripts, arg, stdin ----------------------------------------------------
+cat >s.lua <<'LUA'
+print(arg[-2], arg[-1], arg[0], arg[1], arg[2], select('#', ...), ...)
+LUA
+run "$C" -e 'y=1' s.lua a b
+is "arg table" "$out" "$(printf -- '-e\ty=1\ts.lua\ta\tb\t2\ta\tb')"
+run "$C" -- s.lua x
+has "--" "$out" 's\.lua	x	nil	1	x$'
+input='print(arg[0], ...)' run "$C" - a b
+is "- is stdin" "$out" "$(printf -- '-\ta\tb')"
+input='print(7)' run "$C"
+is "no tty: stdin is the script" "$out" "7"
+input='local t = cute.layout {4, 8}; print(t)' run "$C" -
+is "stdin script with cute" "$out" "(4,8):(1,4)"
+
+# -- errors and exit codes --------------------------------------------------
+run "$C" -e 'error("boom")'
+is "error exit code" "$rc" "1"
+has "error message" "$err" '^cutelua: \(command line\):1: boom$'
+has "traceback" "$err" '^stack traceback:'
+cat >deep.lua <<'LUA'
+local function inner() error("deep") end
+local function outer() inner() end
+outer()
+LUA
+run "$C" deep.lua
+has "traceback names functions" "$err" "in (local|upvalue|function) 'inner'"
+has "traceback has lines" "$err" 'deep\.lua:2:'
+run "$C" -e 'os.exit(3)'
+is "os.exit code" "$rc" "3"
+run "$C" -e 'os.exit(true)'
+is "os.exit(true)" "$rc" "0"
+run "$C" nope.lua
+is "missing script" "$rc" "1"
+has "missing script message" "$err" '^cutelua: cannot open nope\.lua'
+printf 'x = = 1\n' >syn.lua
+run "$C" syn.lua
+has "syntax error" "$err" '^cutelua: syn\.lua:1: unexpected symbol'
+is "syntax error code" "$rc" "1"
+run "$C" -e 'cute.layout "(4,8"'
+has "algebra error reaches stderr" "$err" '^cutelua: .*"\(4,8"'
+run "$C" -z
+is "bad option code" "$rc" "1"
+has "bad option" "$err" "unrecognized option '-z'"
+has "usage" "$err" '^usage: cutelua'
+run "$C" -e
+has "-e without argument" "$err" "'-e' needs argument"
+run "$C" -e 'print(1)' -e 'error("second")' -e 'print(3)'
+is "stops at the first error" "$out/$rc" "1/1"
+
+# -- LUA_INIT ---------------------------------------------------------------
+LUA_INIT='X = 5' run "$C" -e 'print(X)'
+is "LUA_INIT" "$out" "5"
+LUA_INIT='X = 5' LUA_INIT_5_4='X = 6' run "$C" -e 'print(X)'
+is "LUA_INIT_5_4 wins" "$out" "6"
+printf 'X = 7\n' >init.lua
+LUA_INIT="@$tmp/init.lua" run "$C" -e 'print(X)'
+is "LUA_INIT=@file" "$out" "7"
+LUA_INIT='X = 5' run "$C" -E -e 'print(X)'
+is "-E ignores LUA_INIT" "$out" "nil"
+LUA_INIT='error("init")' run "$C" -e 'print(1)'
+has "LUA_INIT error" "$err" '^cutelua: LUA_INIT:1: init'
+is "LUA_INIT error stops" "$out/$rc" "/1"
+
+# -- -i without a terminal: the REPL reads stdin plainly --------------------
+input=$'cute.layout "(4,8):(1,4)"\nfunction f(x)\n  return x * 2\nend\nf(21)\nerror("oops")\n6 * 7\n' \
+  run "$C" -i
+has "-i prints expressions" "$out" '\(4,8\):\(1,4\)$'
+has "-i multi-line function" "$out" '>> >> > 42$'
+has "-i error shown" "$err" '^cutelua: stdin:1: oops'
+has "-i goes on after the error" "$out" '> 42$'
+is "-i ends at end of input" "$rc" "0"
+
+# -- a copied binary needs no source tree, no Lua, no libedit ---------------
+mkdir -p elsewhere
+cp "$C" elsewhere/cutelua
+(cd / && env -i "$tmp/elsewhere/cutelua" -e \
+  'for _, m in ipairs {"cute", "cute.tiler", "cute.core"} do
+     assert(require(m)) end
+   print(cute.layout {2, 3})') >copied.out 2>&1
+is "copied binary runs" "$(cat copied.out)" "(2,3):(1,2)"
+if command -v ldd >/dev/null; then
+  hasnt "no shared Lua or libedit" "$(ldd "$C")" 'liblua|libedit'
+fi
+
+# -- start-up: median of 11 runs, must stay <= 50 ms ------------------------
+median_ms() {
+  local i t0 t1 times=()
+  for i in $(seq 11); do
+    t0=$(date +%s%N)
+    "$@" </dev/null >/dev/null 2>&1
+    t1=$(date +%s%N)
+    times+=($(((t1 - t0) / 1000)))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | sed -n 6p
+}
+us=$(median_ms "$C" -e '')
+echo "start-up (cutelua -e ''): $us us"
+[ "$us" -le 50000 ] && ok || bad "start-up $us us > 50 ms"
+us=$(median_ms "$C" -i)
+echo "REPL start to end of input (cutelua -i </dev/null): $us us"
+[ "$us" -le 50000 ] && ok || bad "REPL start $us us > 50 ms"
+
+finish
