@@ -33,8 +33,9 @@ local function is_layout(x) return getmetatable(x) == Layout end
 
 local function check_layout(op, x, what)
   if not is_layout(x) then
+    local mt = getmetatable(x)
     error(("%s: %s must be a cute.Layout, got %s")
-      :format(op, what, tostring(x)), 0)
+      :format(op, what, mt and mt.__name or type(x)), 0)
   end
 end
 

@@ -1,0 +1,333 @@
+-- MMA and copy atoms: the catalog against the PTX ISA's fragment formulas
+-- (helpers/ptx.lua, every thread and value), bijections onto the tiles,
+-- CuTe's printed blocks, tiled MMAs and copies, and seed 003's 256-thread
+-- partition.
+local cute = require "cute"
+local atom = require "cute.atom"
+local tv = require "cute.tv"
+local catalog = require "cute.atoms"
+local ptx = require "helpers.ptx"
+
+local L = cute.layout
+
+-- Every (t, i) of the TV layout X against f(t, i) = (row, col) of a tile
+-- with `rows` rows, colexicographic: X(t, i) == row + rows * col.
+local function check_fragment(X, rows, f)
+  for t = 0, cute.size(X:mode(0)) - 1 do
+    for i = 0, cute.size(X:mode(1)) - 1 do
+      local r, c = f(t, i)
+      local want = r + rows * c
+      if X(t, i) ~= want then
+        error(("%s: (T%d,V%d) -> %d, the ISA says (%d,%d) = %d")
+          :format(tostring(X), t, i, X(t, i), r, c, want), 2)
+      end
+    end
+  end
+end
+
+-- B as the ISA draws it is K x N; the atom's B is (n,k).
+local function nk(f)
+  return function(t, i) local k, n = f(t, i); return n, k end
+end
+
+local function broadcast(rows)
+  return function(_, i) return i % rows, i // rows end
+end
+
+-- The ISA formulas for each MMA atom of the catalog, by name.
+local function formulas(a)
+  local M, N = a.shape_mnk[1], a.shape_mnk[2]
+  local name = a.name
+  if name == "UniversalFMA" then
+    local z = function() return 0, 0 end
+    return { A = z, B = z, C = z }
+  elseif name:match "^SM80_16x8x16_" then
+    local f = ptx.m16n8k16
+    return { A = f.A, B = nk(f.B), C = f.C }
+  elseif name:match "^SM80_16x8x8_F32TF32" then
+    local f = ptx.m16n8k8_tf32
+    return { A = f.A, B = nk(f.B), C = f.C }
+  elseif name:match "^SM80_16x8x8_F16" then
+    local f = ptx.m16n8k8_f16
+    return { A = f.A, B = nk(f.B), C = f.C }
+  elseif name:match "^SM80_8x8x4_F64" then
+    local f = ptx.m8n8k4_f64
+    return { A = f.A, B = nk(f.B), C = f.C }
+  elseif name:match "^SM90_64x%d+x16_.*_SS$" then
+    return { A = broadcast(M), B = broadcast(N), C = ptx.wgmma.C }
+  elseif name:match "^SM90_64x%d+x16_.*_RS$" then
+    return { A = ptx.wgmma.A_RS, B = broadcast(N), C = ptx.wgmma.C }
+  end
+end
+
+describe("the MMA atom catalog", function()
+  local names = {}
+  for _, name in ipairs(catalog.names) do
+    if catalog[name].kind == "mma" then names[#names + 1] = name end
+  end
+
+  it("holds the atoms of the issue", function()
+    for _, name in ipairs { "SM80_16x8x16_F32F16F16F32_TN",
+        "SM80_16x8x16_F32BF16BF16F32_TN", "SM80_16x8x8_F32TF32TF32F32_TN",
+        "SM80_8x8x4_F64F64F64F64_TN", "SM90_64x8x16_F32F16F16_SS",
+        "SM90_64x64x16_F32F16F16_RS", "SM90_64x256x16_F32BF16BF16_SS" } do
+      assert.is_table(catalog[name], name)
+    end
+    assert.is_true(#names >= 50)
+  end)
+
+  it("matches the PTX ISA fragment formulas at every thread and value",
+    function()
+      for _, name in ipairs(names) do
+        local a = atom.mma_atom(name)
+        local f = assert(formulas(a), "no ISA formula for " .. name)
+        local M, N = a.shape_mnk[1], a.shape_mnk[2]
+        check_fragment(a.A, M, f.A)
+        check_fragment(a.B, N, f.B)
+        check_fragment(a.C, M, f.C)
+      end
+    end)
+
+  it("has TV layouts that are bijections onto their tiles (SS operands "
+    .. "broadcast over the warpgroup)", function()
+    for _, name in ipairs(names) do
+      local a = atom.mma_atom(name)
+      local M, N, K = table.unpack(a.shape_mnk)
+      for _, x in ipairs { { a.A, M * K }, { a.B, N * K }, { a.C, M * N } } do
+        local ok, why = tv.bijection(x[1], x[2])
+        assert(ok, name .. ": " .. tostring(why))
+        assert.equal(cute.size(a.thr_id), cute.size(x[1]:mode(0)))
+      end
+    end
+  end)
+
+  it("keeps the paper's Figure 6 as the FP64 accumulator", function()
+    local a = atom.mma_atom "SM80_8x8x4_F64F64F64F64_TN"
+    assert.equal(L "((4,8),2):((16,1),8)", a.C)
+    local own = tv.owners(a.C, { 8, 8 })
+    for m = 0, 7 do
+      for n = 0, 7 do   -- Figure 6: cell (m,n) holds T(4m + n/2) V(n%2)
+        local o = own[m + 8 * n + 1]
+        assert.same({ 4 * m + n // 2, n % 2, 1 }, { o.t, o.v, o.n })
+      end
+    end
+  end)
+
+  it("prints like CuTe's MMA_Atom block", function()
+    assert.equal([[
+MMA_Atom
+  ThrID:      32:1
+  Shape_MNK:  (8,8,4)
+  LayoutA_TV: ((4,8),1):((8,1),0)
+  LayoutB_TV: ((4,8),1):((8,1),0)
+  LayoutC_TV: ((4,8),2):((16,1),8)]],
+      tostring(atom.mma_atom "SM80_8x8x4_F64F64F64F64_TN"))
+  end)
+
+  it("rejects unknown names and kinds", function()
+    assert.has_error(function() atom.mma_atom "SM80_nope" end,
+      'mma_atom: no atom named "SM80_nope" in the catalog (cute.atoms)')
+    assert.has_error(function() atom.mma_atom "SM75_U32x4_LDSM_N" end,
+      "mma_atom: SM75_U32x4_LDSM_N is a copy atom")
+  end)
+end)
+
+describe("the copy atom catalog", function()
+  local nums = { SM75_U32x1_LDSM_N = 1, SM75_U32x2_LDSM_N = 2,
+    SM75_U32x4_LDSM_N = 4, SM75_U16x2_LDSM_T = 1, SM75_U16x4_LDSM_T = 2,
+    SM75_U16x8_LDSM_T = 4 }
+
+  it("matches ldmatrix's fragments (x1/x2/x4, .trans) at every lane",
+    function()
+      for name, num in pairs(nums) do
+        local a = atom.copy_atom(name, "f16")
+        -- source: lane l addresses row r of matrix j, 8 halves of it
+        check_fragment(a.src, 1, function(l, e)
+          local j, r = ptx.ldmatrix.src(l, num)
+          return 64 * j + 8 * r + e, 0
+        end)
+        local dst = name:match "_T$" and ptx.ldmatrix.dst_trans
+          or ptx.ldmatrix.dst
+        check_fragment(a.dst, 1, function(l, v)
+          local j, r, c = dst(l, v // 2, v % 2)
+          return 64 * j + 8 * r + c, 0
+        end)
+        for _, x in ipairs { a.src_bits, a.dst_bits } do
+          local ok, why = tv.bijection(x, 1024 * num)
+          assert(ok, name .. ": " .. tostring(why))
+        end
+      end
+    end)
+
+  it("has one-thread vectorised copies and cp.async of whole words", function()
+    for _, name in ipairs { "UniversalCopy<uint128_t>",
+        "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",
+        "SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>" } do
+      local a = atom.copy_atom(name, "f16")
+      assert.equal(L "(1,8):(0,1)", a.src)
+      assert.equal(L "(1,8):(0,1)", a.dst)
+      assert.is_true((tv.bijection(a.src_bits, 128)))
+    end
+    assert.equal(L "(1,2):(0,1)",
+      atom.copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint64_t>", 32).src)
+  end)
+
+  it("prints like CuTe's Copy_Atom block", function()
+    assert.equal([[
+Copy_Atom
+  ThrID:        32:1
+  ValLayoutSrc: (32,8):(8,1)
+  ValLayoutDst: (32,(2,4)):(2,(1,64))
+  ValLayoutRef: (32,(2,4)):(2,(1,64))
+  ValueType:    16b]], tostring(atom.copy_atom("SM75_U32x4_LDSM_N", "f16")))
+  end)
+
+  it("rejects unknown value types", function()
+    assert.has_error(function()
+      atom.copy_atom("SM75_U32x4_LDSM_N", "f12")
+    end, "copy_atom: unknown value type f12 (an integer number of bits or "
+      .. "one of f16 bf16 tf32 f32 f64 s8 u8 s32 b16 b32 b128)")
+  end)
+end)
+
+-- The set of offsets a partition (layout, offset) covers.
+local function offsets(P, off)
+  local s = {}
+  for i = 0, cute.size(P) - 1 do s[#s + 1] = off + P(i) end
+  table.sort(s)
+  return s
+end
+
+describe("a tiled MMA", function()
+  local perm = L "(16,4):(4,1)"
+  local fma = atom.make_tiled_mma("UniversalFMA", cute.layout_right { 16, 16, 1 },
+    { perm, perm })
+  local gC = cute.layout_right { 128, 128 }
+
+  it("partitions seed 003's 128x128 C tile for thread 0", function()
+    local P, off = fma:get_slice(0):partition_C(gC)
+    assert.equal("(1,(4,2),(4,2)):(0,(128,8192),(1,64))", tostring(P))
+    assert.equal(0, off)
+    local want = {}
+    for _, r in ipairs { 0, 1, 2, 3, 64, 65, 66, 67 } do
+      for _, c in ipairs { 0, 1, 2, 3, 64, 65, 66, 67 } do
+        want[#want + 1] = 128 * r + c
+      end
+    end
+    table.sort(want)
+    assert.same(want, offsets(P, off))
+  end)
+
+  it("gives seed 003's 256 threads disjoint 64-element shares of the tile",
+    function()
+      local seen, n = {}, 0
+      for t = 0, 255 do
+        local P, off = fma:get_slice(t):partition_C(gC)
+        assert.equal("(1,(4,2),(4,2)):(0,(128,8192),(1,64))", tostring(P))
+        -- thread t = 16 tm + tn owns rows 4 tm.., cols 4 tn.. (seed's CUDA)
+        assert.equal(512 * (t // 16) + 4 * (t % 16), off)
+        for _, o in ipairs(offsets(P, off)) do
+          assert.is_nil(seen[o]); seen[o] = true; n = n + 1
+        end
+      end
+      assert.equal(128 * 128, n)
+    end)
+
+  it("prints like CuTe's TiledMMA and ThrMMA", function()
+    local s = tostring(fma:get_slice(17))
+    assert.equal([[
+ThrMMA
+  Thr VMNK: (0,1,1,0)
+TiledMMA
+  ThrLayoutVMNK:  (1,16,16,1):(0,16,1,0)
+  PermutationMNK: <(16,4):(4,1),(16,4):(4,1),_>
+MMA_Atom
+  ThrID:      1:0
+  Shape_MNK:  (1,1,1)
+  LayoutA_TV: (1,1):(0,0)
+  LayoutB_TV: (1,1):(0,0)
+  LayoutC_TV: (1,1):(0,0)]], s)
+  end)
+
+  local mma = atom.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", L "(2,2,1)")
+
+  it("tiles an SM80 atom over 2x2 warps: sizes and (V,M,N) order", function()
+    assert.equal(L "(32,2,2,1):(1,32,64,0)", mma.thr_layout_vmnk)
+    assert.same({ 32, 16, 16 }, mma:tile_shape())
+    assert.equal(128, mma:size())
+    local s = mma:get_slice(0)
+    assert.equal("((2,2),4,8):((128,8),32,2048)",
+      tostring((s:partition_C(L "(128,128)"))))
+    assert.equal("((2,2,2),4,2):((128,8,1024),32,2048)",
+      tostring((s:partition_A(L "(128,32)"))))
+    assert.equal("((2,2),8,2):((128,1024),16,2048)",
+      tostring((s:partition_B(L "(128,32)"))))
+  end)
+
+  it("agrees with its own TV layouts: each thread's A, B, C partitions of "
+    .. "one tile are the images of get_layoutA/B/C_TV", function()
+    local M, N, K = table.unpack(mma:tile_shape())
+    local cases = {
+      { "partition_C", mma:get_layoutC_TV(), { M, N } },
+      { "partition_A", mma:get_layoutA_TV(), { M, K } },
+      { "partition_B", mma:get_layoutB_TV(), { N, K } },
+    }
+    for _, c in ipairs(cases) do
+      local X, shape = c[2], c[3]
+      assert.is_true((tv.bijection(X, shape[1] * shape[2])))
+      for t = 0, mma:size() - 1 do
+        local s = mma:get_slice(t)
+        local P, off = s[c[1]](s, L(shape))
+        local want = {}
+        for v = 0, cute.size(X:mode(1)) - 1 do want[#want + 1] = X(t, v) end
+        table.sort(want)
+        assert.same(want, offsets(P, off))
+      end
+    end
+  end)
+
+  it("rejects what is not an MMA atom", function()
+    assert.has_error(function() atom.make_tiled_mma(42) end,
+      "make_tiled_mma: an MMA atom (cute.mma_atom) expected, got 42")
+  end)
+end)
+
+describe("a tiled copy", function()
+  it("deals 16-byte vectors to 256 threads (CuTe's make_tiled_copy)",
+    function()
+      local tc = atom.make_tiled_copy(
+        atom.copy_atom("UniversalCopy<uint128_t>", "f16"),
+        cute.layout_right { 32, 8 }, L "(1,8)")
+      assert.same({ 32, 64 }, tc.tiler_mn)
+      assert.equal(L "((8,32),8):((256,1),32)", tc.layout_tv)
+      local P, off = tc:get_slice(9):partition_S(cute.layout_right { 128, 64 })
+      assert.equal("((8,1),4,1):((1,0),2048,0)", tostring(P))
+      assert.equal(64 + 8, off)          -- row 1, columns 8..15
+      assert.equal([[
+TiledCopy
+  Tiler_MN:       (32,64)
+  TiledLayout_TV: ((8,32),8):((256,1),32)
+Copy_Atom
+  ThrID:        1:0
+  ValLayoutSrc: (1,8):(0,1)
+  ValLayoutDst: (1,8):(0,1)
+  ValLayoutRef: (1,8):(0,1)
+  ValueType:    16b]], tostring(tc))
+    end)
+
+  it("feeds an SM80 MMA's A from ldmatrix.x4 (make_tiled_copy_A)", function()
+    local mma = atom.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", L "(2,2,1)")
+    local tc = atom.make_tiled_copy_A(
+      atom.copy_atom("SM75_U32x4_LDSM_N", "f16"), mma)
+    local S, D = tc:get_layoutS_TV(), tc:get_layoutD_TV()
+    assert.equal(L "((16,2,2,2),(8,1)):((1,256,16,0),(32,0))", S)
+    -- the destination side is the MMA's own A partitioning
+    for t = 0, 127 do
+      for v = 0, 7 do assert.equal(mma:get_layoutA_TV()(t, v), D(t, v)) end
+    end
+    -- lane 1 loads row 1, k 0..7 of the row-major 32x16 tile of A
+    local P, off = tc:get_slice(1):partition_S(cute.layout_right { 32, 16 })
+    assert.equal("((8,1),1,1):((1,0),0,0)", tostring(P))
+    assert.equal(16, off)
+  end)
+end)
