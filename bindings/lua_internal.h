@@ -33,10 +33,4 @@ void cutelua_checktuple(lua_State *L, int arg, cute_tuple *out);
  * Returns whether the coordinate contains the slice marker `_`. */
 int cutelua_callcoord(lua_State *L, int first, cute_tuple *crd);
 
-/* Push a value tuple: an integer for a plain integer, else a table. */
-#define cutelua_pushvalue cutelua_pushtuple
-
-/* Push the CuTe text of an object (printed by `print` into a buffer). */
-void cutelua_pushlayouttext(lua_State *L, const cute_layout *l);
-
 #endif /* CUTELUA_INTERNAL_H */

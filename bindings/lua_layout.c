@@ -48,13 +48,6 @@ const cute_layout *cutelua_checkoperand(lua_State *L, int idx,
   return buf;
 }
 
-void cutelua_pushlayouttext(lua_State *L, const cute_layout *l)
-{
-  char buf[CUTE_MAX_TEXT];
-  cute_layout_print(l, buf, sizeof buf);
-  lua_pushstring(L, buf);
-}
-
 /* ------------------------------------------------------ constructors -- */
 
 typedef cute_status (*shape_fn)(cute_layout *, const cute_tuple *,
@@ -145,7 +138,9 @@ static int layout_call(lua_State *L)
 
 static int layout_tostring(lua_State *L)
 {
-  cutelua_pushlayouttext(L, cutelua_checklayout(L, 1));
+  char buf[CUTE_MAX_TEXT];
+  cute_layout_print(cutelua_checklayout(L, 1), buf, sizeof buf);
+  lua_pushstring(L, buf);
   return 1;
 }
 
