@@ -24,7 +24,8 @@ install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/cutelua.h
 install(EXPORT cuteluaTargets NAMESPACE cutelua:: DESTINATION ${cmake_dir})
 configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/cuteluaConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/cuteluaConfig.cmake
-  INSTALL_DESTINATION ${cmake_dir})
+  INSTALL_DESTINATION ${cmake_dir}
+  PATH_VARS CMAKE_INSTALL_BINDIR)
 write_basic_package_version_file(
   ${CMAKE_CURRENT_BINARY_DIR}/cuteluaConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
