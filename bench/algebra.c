@@ -2,12 +2,12 @@
  * algebra.c -- speed of the layout algebra's hot operations (a benchmark,
  * never a test: timings depend on the machine and its load).
  *
- * For each operation it times one pass over a fixed mix of typical layouts
+ * For each operation it times passes over a fixed mix of typical layouts
  * (<= 8 leaves, some nested: paper examples, TV layouts, tiles with by-mode
- * tilers), repeats the pass many times, and reports the median ns/op over
- * several runs, with the slowest single case beside it.  Inputs are parsed
- * once, outside the timed loops; every result feeds a volatile sink so the
- * compiler cannot drop the work.
+ * tilers) and reports the median over 9 runs of the mean ns/op of the mix;
+ * beside it, the slowest case timed alone (its own median).  Inputs are
+ * parsed once, outside the timed loops; every result feeds a volatile sink
+ * so the compiler cannot drop the work.
  *
  * The binary is linked with -Wl,--wrap=malloc (and calloc, realloc): every
  * heap allocation made by the algebra's code goes through the counters
@@ -134,23 +134,35 @@ static bench_op bench_ops[] = {
 };
 
 /* ---------------------------------------------------------- the timing -- */
-/* The mix: median of 9 runs of ~20 ms; one case alone: 5 runs of ~5 ms. */
-#define BENCH_RUNS_MAX 9
+/* A timer times one pass over cases [first, first+n) of one operation: the
+ * whole mix (n = all cases, ~20 ms a run) or one case (~5 ms a run).  All
+ * timers run in rounds, one run each per round, so a burst of load from
+ * elsewhere on this small shared machine spoils one run of many timers
+ * rather than all runs of one: the median then ignores it. */
+#define BENCH_RUNS 9
+#define BENCH_MAX_CASES 16
+
+typedef struct bench_timer {
+  const bench_op *op;
+  size_t first, n;
+  long iters;
+  double runs[BENCH_RUNS];
+} bench_timer;
 
 static volatile int64_t bench_sink;
 static unsigned long bench_timed_allocs;
 
-/* CPU time of this thread: on a small shared machine (2 cores, parallel
- * builds) time spent descheduled would otherwise count as work. */
+/* CPU time of this thread: time spent descheduled is not work. */
 static double now_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-/* ns per call of one pass of `iters` repetitions over cases [0, n). */
-static double time_pass(bench_fn fn, const bench_case *cases, size_t n,
-                        long iters) {
+/* ns per call of `iters` repetitions of a pass over the timer's cases. */
+static double time_pass(const bench_timer *t, long iters) {
+  const bench_case *cases = &t->op->cases[t->first];
+  bench_fn fn = t->op->fn;
   cute_layout out;
   cute_error err;
   unsigned long before = bench_allocs;
@@ -158,13 +170,21 @@ static double time_pass(bench_fn fn, const bench_case *cases, size_t n,
   long i;
   size_t k;
   for (i = 0; i < iters; i++)
-    for (k = 0; k < n; k++) {
+    for (k = 0; k < t->n; k++) {
       bench_sink += fn(&cases[k], &out, &err);
       bench_sink += out.stride.v[0];
     }
   t0 = now_ns() - t0;
   bench_timed_allocs += bench_allocs - before;
-  return t0 / ((double)iters * (double)n);
+  return t0 / ((double)iters * (double)t->n);
+}
+
+static void timer_init(bench_timer *t, const bench_op *op, size_t first,
+                       size_t n, double run_ns) {
+  t->op = op;
+  t->first = first;
+  t->n = n;
+  t->iters = (long)(run_ns / (time_pass(t, 1000) * (double)n)) + 1;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -172,15 +192,9 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Median ns/op over `nruns` runs, each sized to last about `run_ns`. */
-static double median_ns(bench_fn fn, const bench_case *cases, size_t n,
-                        int nruns, double run_ns) {
-  double runs[BENCH_RUNS_MAX], probe = time_pass(fn, cases, n, 1000);
-  long iters = (long)(run_ns / (probe * (double)n)) + 1;
-  int r;
-  for (r = 0; r < nruns; r++) runs[r] = time_pass(fn, cases, n, iters);
-  qsort(runs, (size_t)nruns, sizeof runs[0], cmp_double);
-  return runs[nruns / 2];
+static double timer_median(bench_timer *t) {
+  qsort(t->runs, BENCH_RUNS, sizeof t->runs[0], cmp_double);
+  return t->runs[BENCH_RUNS / 2];
 }
 
 /* Parse every input and run each case once untimed: a benchmark of an
@@ -188,6 +202,10 @@ static double median_ns(bench_fn fn, const bench_case *cases, size_t n,
 static int prepare(const bench_op *op, int verbose) {
   size_t k;
   char text[256];
+  if (op->n > BENCH_MAX_CASES) {
+    fprintf(stderr, "bench: %s has more than %d cases\n", op->name, BENCH_MAX_CASES);
+    return 0;
+  }
   for (k = 0; k < op->n; k++) {
     bench_case *c = &op->cases[k];
     cute_layout out;
@@ -213,10 +231,19 @@ static int prepare(const bench_op *op, int verbose) {
   return 1;
 }
 
+static void print_row(const bench_op *op, double mix, double worst) {
+  printf("%-14s %6zu %12.1f %10.1f ", op->name, op->n, mix, worst);
+  if (op->target_ns > 0)
+    printf("%8.0f %6s\n", op->target_ns, mix <= op->target_ns ? "PASS" : "MISS");
+  else
+    printf("%8s\n", "-");
+}
+
 int main(int argc, char **argv) {
+  static bench_timer timers[COUNT(bench_ops) * (1 + BENCH_MAX_CASES)];
   int verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
-  size_t i, k;
-  int ok = 1;
+  size_t i, k, nt = 0;
+  int r, ok = 1;
   void *volatile probe = malloc(16); /* proves the counter is wired in */
   free(probe);
   if (bench_allocs != 1) {
@@ -226,23 +253,28 @@ int main(int argc, char **argv) {
   for (i = 0; i < COUNT(bench_ops); i++) ok &= prepare(&bench_ops[i], verbose);
   if (!ok) return 1;
 
-  printf("%-14s %6s %12s %10s %8s %6s\n", "operation", "cases", "median ns/op",
-         "worst case", "target", "");
+  /* Per operation: the mix, then each case alone. */
   for (i = 0; i < COUNT(bench_ops); i++) {
-    const bench_op *op = &bench_ops[i];
-    double mix = median_ns(op->fn, op->cases, op->n, 9, 20e6), worst = 0;
-    for (k = 0; k < op->n; k++) {
-      double one = median_ns(op->fn, &op->cases[k], 1, 5, 5e6);
+    timer_init(&timers[nt++], &bench_ops[i], 0, bench_ops[i].n, 20e6);
+    for (k = 0; k < bench_ops[i].n; k++)
+      timer_init(&timers[nt++], &bench_ops[i], k, 1, 5e6);
+  }
+  for (r = 0; r < BENCH_RUNS; r++)
+    for (k = 0; k < nt; k++) timers[k].runs[r] = time_pass(&timers[k], timers[k].iters);
+
+  printf("%-14s %6s %12s %10s %8s\n", "operation", "cases", "median ns/op",
+         "worst case", "target");
+  for (k = 0; k < nt;) {
+    const bench_op *op = timers[k].op;
+    double mix = timer_median(&timers[k++]), worst = 0;
+    for (; k < nt && timers[k].op == op; k++) {
+      const bench_case *c = &op->cases[timers[k].first];
+      double one = timer_median(&timers[k]);
       if (one > worst) worst = one;
-      if (verbose) printf("  %-14s %-30s %-28s %8.1f ns\n", op->name,
-                          op->cases[k].a, op->cases[k].b ? op->cases[k].b : "", one);
+      if (verbose)
+        printf("  %-14s %-30s %-28s %8.1f ns\n", op->name, c->a, c->b ? c->b : "", one);
     }
-    if (op->target_ns > 0)
-      printf("%-14s %6zu %12.1f %10.1f %8.0f %6s\n", op->name, op->n, mix, worst,
-             op->target_ns, mix <= op->target_ns ? "PASS" : "MISS");
-    else
-      printf("%-14s %6zu %12.1f %10.1f %8s %6s\n", op->name, op->n, mix, worst,
-             "-", "");
+    print_row(op, mix, worst);
   }
   printf("heap allocations in timed loops: %lu (expected 0) %s\n",
          bench_timed_allocs, bench_timed_allocs == 0 ? "PASS" : "MISS");
