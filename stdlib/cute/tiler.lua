@@ -41,6 +41,11 @@ end
 --   logical_divide((4,6,8):(2,3,5), 3:1): composition(...): ... condition
 function M.checked(name, f)
   return function(A, T)
+    if not M.is_layout(A) then
+      local mt = getmetatable(A)
+      error(("bad argument #1 to '%s' (cute.Layout expected, got %s)")
+        :format(name, mt and mt.__name or type(A)), 2)
+    end
     local ok, r = pcall(f, A, T)
     if ok then return r end
     if type(r) == "string" and r:sub(1, #name + 1) ~= name .. "(" then
