@@ -271,6 +271,40 @@ void cute_cuda_host_random(void *base, cute_cuda_dtype t, size_t n,
                            uint64_t seed, uint64_t first, double lo,
                            double hi);
 
+/* ----------------------------------------------------- device buffers -- */
+/* Fill n elements at p with cute_cuda_host_random values (element i gets
+ * the value of index i, so any slice of a buffer is reproducible) or with
+ * start + i * step; staged through host memory in chunks. */
+cute_cuda_status cute_cuda_fill_random(cute_cuda_ptr p, cute_cuda_dtype t,
+                                       size_t n, uint64_t seed, double lo,
+                                       double hi, cute_cuda_error *err);
+cute_cuda_status cute_cuda_fill_iota(cute_cuda_ptr p, cute_cuda_dtype t,
+                                     size_t n, double start, double step,
+                                     cute_cuda_error *err);
+
+typedef struct cute_cuda_compare_result {
+  int64_t bad;          /* elements with |got-ref| > atol + rtol*|ref| or NaN */
+  int64_t first_bad;    /* index of the first, -1 if none                  */
+  double max_abs;       /* largest |got - ref|                             */
+  double rel_norm;      /* ||got - ref||_2 / ||ref||_2 (0 when ref is 0)   */
+} cute_cuda_compare_result;
+
+/* Compares n elements of got against ref (both on the device). */
+cute_cuda_status cute_cuda_compare(cute_cuda_ptr got, cute_cuda_ptr ref,
+                                   cute_cuda_dtype t, size_t n, double rtol,
+                                   double atol, cute_cuda_compare_result *r,
+                                   cute_cuda_error *err);
+
+/* Checks that dst(i) == src(i) bit for bit for `samples` seeded indices
+ * (all when samples <= 0 or >= size), reading both tensors' spans back
+ * (pointers at their first elements, offsets in elements relative to
+ * them).  *bad receives the first failing index or -1. */
+cute_cuda_status cute_cuda_check_copy(cute_cuda_ptr src, const cute_layout *Ls,
+                                      cute_cuda_ptr dst, const cute_layout *Ld,
+                                      cute_cuda_dtype t, int64_t samples,
+                                      uint64_t seed, int64_t *bad,
+                                      cute_cuda_error *err);
+
 /* ------------------------------------------------------------------- copy -- */
 /* The paper's COPY (2.6.1) dst(i) = src(i), i < size, planned from the two
  * layouts (see copy.c): the common refinement of both shapes gives one loop

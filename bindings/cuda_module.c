@@ -1,0 +1,724 @@
+/*
+ * cuda_module.c -- `cute.cuda.core`, the C half of the Lua module
+ * `cute.cuda` (stdlib/cute/cuda.lua is the other half).
+ *
+ * Userdata:
+ *   cute.cuda.Buffer   device memory of n elements of a dtype (freed by GC)
+ *   cute.cuda.Binary   a compiled program (PTX or cubin) and its metadata
+ *   cute.cuda.Launch   a prepared launch: function, grid, block, shared
+ *                      memory, stream, argument slots; calling it launches
+ *   cute.cuda.Event, cute.cuda.Stream
+ * Functions that talk to the GPU raise the bridge's message as a Lua error
+ * ("cute.cuda: libcuda.so.1 not found (no NVIDIA driver): ..."), so
+ * scripts can pcall them; compile errors carry NVRTC's log and the
+ * numbered source.
+ */
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cute_cuda.h"
+#include "lua_internal.h"
+
+#define BUFFER "cute.cuda.Buffer"
+#define BINARY "cute.cuda.Binary"
+#define LAUNCH "cute.cuda.Launch"
+#define EVENT "cute.cuda.Event"
+#define STREAM "cute.cuda.Stream"
+
+static int raise(lua_State *L, cute_cuda_error *err)
+{
+  lua_pushstring(L, err->msg ? err->msg : "cute.cuda: error");
+  cute_cuda_error_clear(err);
+  return lua_error(L);
+}
+
+/* TRY(L, f(..., ERR)): on failure raise f's message. */
+#define TRY(L, call)                                              \
+  do {                                                            \
+    cute_cuda_error e_ = {0};                                     \
+    if ((call) != CUTE_CUDA_OK) return raise(L, &e_);             \
+  } while (0)
+#define ERR (&e_)
+
+static cute_cuda_dtype check_dtype(lua_State *L, int arg)
+{
+  cute_cuda_dtype t;
+  const char *name = luaL_checkstring(L, arg);
+  if (cute_cuda_dtype_parse(name, &t) != 0)
+    luaL_argerror(L, arg, lua_pushfstring(L, "unknown dtype '%s' (f16 bf16 "
+                                          "f32 f64 i8..i64 u8..u64)", name));
+  return t;
+}
+
+static void setint(lua_State *L, const char *k, lua_Integer v)
+{
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, k);
+}
+
+static void setstr(lua_State *L, const char *k, const char *v)
+{
+  lua_pushstring(L, v);
+  lua_setfield(L, -2, k);
+}
+
+/* --------------------------------------------------------------- device -- */
+static int l_available(lua_State *L)
+{
+  cute_cuda_error err = {0};
+  int ok = cute_cuda_driver_load(&err) == CUTE_CUDA_OK;
+  lua_pushboolean(L, ok);
+  lua_pushstring(L, ok ? "" : err.msg);
+  cute_cuda_error_clear(&err);
+  return 2;
+}
+
+static int l_device(lua_State *L)
+{
+  cute_cuda_device_info d;
+  TRY(L, cute_cuda_device(&d, ERR));
+  lua_createtable(L, 0, 10);
+  setstr(L, "name", d.name);
+  setstr(L, "arch", d.arch);
+  setint(L, "cc_major", d.cc_major);
+  setint(L, "cc_minor", d.cc_minor);
+  setint(L, "sm_count", d.sm_count);
+  setint(L, "max_threads_per_block", d.max_threads_per_block);
+  setint(L, "max_smem_optin", d.max_smem_optin);
+  setint(L, "l2_bytes", d.l2_bytes);
+  setint(L, "driver_version", d.driver_version);
+  setint(L, "total_mem", (lua_Integer)d.total_mem);
+  return 1;
+}
+
+static int l_nvrtc_version(lua_State *L)
+{
+  TRY(L, cute_cuda_nvrtc_load(ERR));
+  lua_pushstring(L, cute_cuda_nvrtc_version());
+  return 1;
+}
+
+static int l_timings(lua_State *L)
+{
+  lua_createtable(L, 0, 2);
+  lua_pushnumber(L, cute_cuda_driver_init_ms());
+  lua_setfield(L, -2, "driver_init_ms");
+  lua_pushnumber(L, cute_cuda_nvrtc_load_ms());
+  lua_setfield(L, -2, "nvrtc_load_ms");
+  return 1;
+}
+
+static int l_now_ms(lua_State *L)
+{
+  lua_pushnumber(L, cute_cuda_now_ms());
+  return 1;
+}
+
+/* ---------------------------------------------------------------- cache -- */
+static int l_cache(lua_State *L)
+{
+  static const char *const modes[] = {"disk", "memory", "off", NULL};
+  if (!lua_isnoneornil(L, 1))
+    cute_cuda_cache_configure((cute_cuda_cache_mode)luaL_checkoption(
+                                  L, 1, NULL, modes),
+                              luaL_optstring(L, 2, NULL));
+  lua_pushstring(L, modes[cute_cuda_cache_mode_get()]);
+  lua_pushstring(L, cute_cuda_cache_dir());
+  return 2;
+}
+
+static int l_stats(lua_State *L)
+{
+  cute_cuda_stats s;
+  cute_cuda_stats_get(&s);
+  lua_createtable(L, 0, 6);
+  setint(L, "nvrtc_calls", s.nvrtc_calls);
+  setint(L, "memory_hits", s.memory_hits);
+  setint(L, "disk_hits", s.disk_hits);
+  setint(L, "disk_writes", s.disk_writes);
+  setint(L, "launches", s.launches);
+  lua_pushnumber(L, s.nvrtc_ms);
+  lua_setfield(L, -2, "nvrtc_ms");
+  return 1;
+}
+
+static int l_stats_reset(lua_State *L)
+{
+  (void)L;
+  cute_cuda_stats_reset();
+  return 0;
+}
+
+static int l_forget_memory(lua_State *L)
+{
+  (void)L;
+  cute_cuda_cache_forget_memory();
+  return 0;
+}
+
+/* -------------------------------------------------------------- codegen -- */
+static int push_text(lua_State *L, cute_cuda_text *t, cute_cuda_status s,
+                     cute_cuda_error *err)
+{
+  if (s != CUTE_CUDA_OK) {
+    cute_cuda_text_free(t);
+    return raise(L, err);
+  }
+  lua_pushlstring(L, t->s ? t->s : "", t->len);
+  cute_cuda_text_free(t);
+  return 1;
+}
+
+/* emit(name, layout_or_composed [, dtype]): with a dtype, a tensor type. */
+static int l_emit(lua_State *L)
+{
+  const char *name = luaL_checkstring(L, 1);
+  cute_layout *lay = cutelua_testlayout(L, 2);
+  cute_composed *comp = lay ? NULL : cutelua_testcomposed(L, 2);
+  cute_cuda_text t = {0};
+  cute_cuda_error err = {0};
+  cute_cuda_status s;
+  if (!lay && !comp) return luaL_typeerror(L, 2, "Layout or ComposedLayout");
+  if (!lua_isnoneornil(L, 3)) {
+    if (!lay) return luaL_argerror(L, 2, "a tensor needs a plain Layout");
+    s = cute_cuda_emit_tensor(&t, name, check_dtype(L, 3), lay, &err);
+  } else if (lay) {
+    s = cute_cuda_emit_layout(&t, name, lay, &err);
+  } else {
+    s = cute_cuda_emit_composed(&t, name, comp, &err);
+  }
+  return push_text(L, &t, s, &err);
+}
+
+/* --------------------------------------------------------------- buffers -- */
+typedef struct lbuffer {
+  cute_cuda_ptr ptr;
+  size_t n;
+  cute_cuda_dtype dtype;
+} lbuffer;
+
+static lbuffer *check_buffer(lua_State *L, int i)
+{
+  lbuffer *b = luaL_checkudata(L, i, BUFFER);
+  if (b->ptr == 0) luaL_argerror(L, i, "buffer was freed");
+  return b;
+}
+
+/* buffer(dtype, n) -> Buffer of n elements (contents undefined). */
+static int l_buffer(lua_State *L)
+{
+  cute_cuda_dtype t = check_dtype(L, 1);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  lbuffer *b;
+  luaL_argcheck(L, n >= 0, 2, "negative size");
+  b = lua_newuserdatauv(L, sizeof *b, 0);
+  b->ptr = 0;
+  b->n = (size_t)n;
+  b->dtype = t;
+  TRY(L, cute_cuda_alloc(&b->ptr, b->n * (size_t)cute_cuda_dtype_size(t), ERR));
+  luaL_setmetatable(L, BUFFER);
+  return 1;
+}
+
+static int buffer_free(lua_State *L)
+{
+  lbuffer *b = luaL_checkudata(L, 1, BUFFER);
+  cute_cuda_free(b->ptr);
+  b->ptr = 0;
+  return 0;
+}
+
+static int buffer_info(lua_State *L)
+{
+  lbuffer *b = check_buffer(L, 1);
+  lua_pushinteger(L, (lua_Integer)b->ptr);
+  lua_pushinteger(L, (lua_Integer)b->n);
+  lua_pushstring(L, cute_cuda_dtype_name(b->dtype));
+  return 3;
+}
+
+static int buffer_len(lua_State *L)
+{
+  lua_pushinteger(L, (lua_Integer)check_buffer(L, 1)->n);
+  return 1;
+}
+
+/* The element range [first, first + count) of a buffer, checked. */
+static size_t range(lua_State *L, lbuffer *b, int arg, size_t count)
+{
+  lua_Integer first = luaL_optinteger(L, arg, 0);
+  luaL_argcheck(L, first >= 0 && (size_t)first + count <= b->n, arg,
+                "range outside the buffer");
+  return (size_t)first;
+}
+
+/* upload({values...} [, first]) */
+static int buffer_upload(lua_State *L)
+{
+  lbuffer *b = check_buffer(L, 1);
+  size_t es = (size_t)cute_cuda_dtype_size(b->dtype), n, first, i;
+  char *h;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  n = (size_t)luaL_len(L, 2);
+  first = range(L, b, 3, n);
+  h = lua_newuserdatauv(L, n * es + 1, 0);
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(L, 2, (lua_Integer)i + 1);
+    cute_cuda_host_set(h, b->dtype, i, luaL_checknumber(L, -1));
+    lua_pop(L, 1);
+  }
+  TRY(L, cute_cuda_upload(b->ptr + first * es, h, n * es, ERR));
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* download([first [, count]]) -> {values...}; integer types as integers. */
+static int buffer_download(lua_State *L)
+{
+  lbuffer *b = check_buffer(L, 1);
+  size_t es = (size_t)cute_cuda_dtype_size(b->dtype), first, count, i;
+  lua_Integer c = luaL_optinteger(L, 3, -1);
+  int fl = cute_cuda_dtype_is_float(b->dtype);
+  char *h;
+  first = range(L, b, 2, 0);
+  count = c < 0 ? b->n - first : (size_t)c;
+  range(L, b, 2, count);
+  h = lua_newuserdatauv(L, count * es + 1, 0);
+  TRY(L, cute_cuda_download(h, b->ptr + first * es, count * es, ERR));
+  lua_createtable(L, (int)count, 0);
+  for (i = 0; i < count; i++) {
+    double v = cute_cuda_host_get(h, b->dtype, i);
+    if (fl) lua_pushnumber(L, v);
+    else if (b->dtype == CUTE_U64) lua_pushinteger(L, (lua_Integer)((const uint64_t *)h)[i]);
+    else lua_pushinteger(L, (lua_Integer)v);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
+/* random(seed [, lo, hi]): floats in [lo, hi) (default [-1, 1)), integers
+ * in [lo, hi] (default [0, 100]). */
+static int buffer_random(lua_State *L)
+{
+  lbuffer *b = check_buffer(L, 1);
+  int fl = cute_cuda_dtype_is_float(b->dtype);
+  uint64_t seed = (uint64_t)luaL_checkinteger(L, 2);
+  double lo = luaL_optnumber(L, 3, fl ? -1 : 0), hi = luaL_optnumber(L, 4, fl ? 1 : 100);
+  TRY(L, cute_cuda_fill_random(b->ptr, b->dtype, b->n, seed, lo, hi, ERR));
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int buffer_iota(lua_State *L)
+{
+  lbuffer *b = check_buffer(L, 1);
+  TRY(L, cute_cuda_fill_iota(b->ptr, b->dtype, b->n, luaL_optnumber(L, 2, 0),
+                             luaL_optnumber(L, 3, 1), ERR));
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* compare(got, ref [, rtol, atol]) -> {bad, first_bad, max_abs, rel_norm} */
+static int l_compare(lua_State *L)
+{
+  lbuffer *g = check_buffer(L, 1), *r = check_buffer(L, 2);
+  cute_cuda_compare_result res;
+  luaL_argcheck(L, g->n == r->n && g->dtype == r->dtype, 2,
+                "buffers differ in size or dtype");
+  TRY(L, cute_cuda_compare(g->ptr, r->ptr, g->dtype, g->n, luaL_optnumber(L, 3, 0),
+                           luaL_optnumber(L, 4, 0), &res, ERR));
+  lua_createtable(L, 0, 4);
+  setint(L, "bad", res.bad);
+  setint(L, "first_bad", res.first_bad);
+  lua_pushnumber(L, res.max_abs);
+  lua_setfield(L, -2, "max_abs");
+  lua_pushnumber(L, res.rel_norm);
+  lua_setfield(L, -2, "rel_norm");
+  return 1;
+}
+
+/* check_copy(src, soff, Ls, dst, doff, Ld [, samples, seed]) -> first bad
+ * index or nil (offsets in elements). */
+static int l_check_copy(lua_State *L)
+{
+  lbuffer *s = check_buffer(L, 1), *d = check_buffer(L, 4);
+  size_t es = (size_t)cute_cuda_dtype_size(s->dtype);
+  cute_cuda_ptr sp = s->ptr + (cute_cuda_ptr)luaL_checkinteger(L, 2) * es;
+  cute_cuda_ptr dp = d->ptr + (cute_cuda_ptr)luaL_checkinteger(L, 5) * es;
+  int64_t bad;
+  luaL_argcheck(L, s->dtype == d->dtype, 4, "dtypes differ");
+  TRY(L, cute_cuda_check_copy(sp, cutelua_checklayout(L, 3), dp,
+                              cutelua_checklayout(L, 6), s->dtype,
+                              luaL_optinteger(L, 7, 0),
+                              (uint64_t)luaL_optinteger(L, 8, 1), &bad, ERR));
+  if (bad < 0) lua_pushnil(L);
+  else lua_pushinteger(L, bad);
+  return 1;
+}
+
+/* memcpy(dst, src, bytes [, dst_byte_off, src_byte_off [, stream]]) */
+static int l_memcpy(lua_State *L)
+{
+  lbuffer *d = check_buffer(L, 1), *s = check_buffer(L, 2);
+  lua_Integer n = luaL_checkinteger(L, 3), doff = luaL_optinteger(L, 4, 0),
+              soff = luaL_optinteger(L, 5, 0);
+  void *st = lua_isnoneornil(L, 6) ? NULL : *(void **)luaL_checkudata(L, 6, STREAM);
+  size_t dsz = d->n * (size_t)cute_cuda_dtype_size(d->dtype);
+  size_t ssz = s->n * (size_t)cute_cuda_dtype_size(s->dtype);
+  luaL_argcheck(L, n >= 0 && doff >= 0 && soff >= 0 && (size_t)(doff + n) <= dsz &&
+                    (size_t)(soff + n) <= ssz, 3, "range outside a buffer");
+  TRY(L, cute_cuda_memcpy(d->ptr + (cute_cuda_ptr)doff, s->ptr + (cute_cuda_ptr)soff,
+                          (size_t)n, st, ERR));
+  return 0;
+}
+
+/* ------------------------------------------------------------- binaries -- */
+static cute_cuda_binary *check_binary(lua_State *L, int i)
+{
+  return luaL_checkudata(L, i, BINARY);
+}
+
+static int binary_gc(lua_State *L)
+{
+  cute_cuda_binary_free(check_binary(L, 1));
+  return 0;
+}
+
+static int binary_index(lua_State *L)
+{
+  cute_cuda_binary *b = check_binary(L, 1);
+  const char *k = luaL_checkstring(L, 2);
+  if (strcmp(k, "key") == 0) lua_pushstring(L, b->key);
+  else if (strcmp(k, "kind") == 0) lua_pushstring(L, b->is_cubin ? "cubin" : "ptx");
+  else if (strcmp(k, "arch") == 0) lua_pushstring(L, b->arch);
+  else if (strcmp(k, "image") == 0) lua_pushlstring(L, b->image, b->size);
+  else if (strcmp(k, "log") == 0) lua_pushstring(L, b->log ? b->log : "");
+  else if (strcmp(k, "from_cache") == 0)
+    lua_pushstring(L, b->from_cache == 0 ? "nvrtc" : b->from_cache == 1 ? "memory" : "disk");
+  else if (strcmp(k, "compile_ms") == 0) lua_pushnumber(L, b->compile_ms);
+  else if (strcmp(k, "lowered") == 0) {
+    int i;
+    lua_createtable(L, b->nnames, 0);
+    for (i = 0; i < b->nnames; i++) {
+      lua_pushstring(L, b->lowered[i]);
+      lua_rawseti(L, -2, i + 1);
+    }
+  } else {
+    luaL_getmetatable(L, BINARY);
+    lua_getfield(L, -1, "methods");
+    lua_getfield(L, -1, k);
+  }
+  return 1;
+}
+
+static const char **string_list(lua_State *L, int arg, int *n)
+{
+  const char **v;
+  int i;
+  *n = 0;
+  if (lua_isnoneornil(L, arg)) return NULL;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  *n = (int)luaL_len(L, arg);
+  v = lua_newuserdatauv(L, sizeof(char *) * (size_t)(*n + 1), 0); /* GC'd */
+  for (i = 0; i < *n; i++) {
+    lua_rawgeti(L, arg, i + 1);
+    v[i] = luaL_checkstring(L, -1);
+    lua_pop(L, 1);   /* the table keeps the string alive */
+  }
+  return v;
+}
+
+/* compile(source, {names...} [, arch [, {options...}]]) -> Binary */
+static int l_compile(lua_State *L)
+{
+  cute_cuda_program p;
+  cute_cuda_binary *b;
+  lua_settop(L, 4);   /* string_list pushes its arrays above the arguments */
+  memset(&p, 0, sizeof p);
+  p.source = luaL_checkstring(L, 1);
+  p.names = string_list(L, 2, &p.nnames);
+  p.arch = luaL_optstring(L, 3, NULL);
+  p.options = string_list(L, 4, &p.noptions);
+  b = lua_newuserdatauv(L, sizeof *b, 0);
+  memset(b, 0, sizeof *b);
+  luaL_setmetatable(L, BINARY);
+  TRY(L, cute_cuda_compile(&p, b, ERR));
+  return 1;
+}
+
+/* -------------------------------------------------------------- launches -- */
+static cute_cuda_launch *check_launch(lua_State *L, int i)
+{
+  return luaL_checkudata(L, i, LAUNCH);
+}
+
+/* binary:launcher(i) -> Launch for kernel names[i] (1-based). */
+static int binary_launcher(lua_State *L)
+{
+  cute_cuda_binary *b = check_binary(L, 1);
+  int i = (int)luaL_optinteger(L, 2, 1);
+  cute_cuda_launch *l;
+  void *fn = NULL;
+  TRY(L, cute_cuda_function(&fn, b, i - 1, ERR));
+  l = lua_newuserdatauv(L, sizeof *l, 0);
+  cute_cuda_launch_init(l, fn);
+  luaL_setmetatable(L, LAUNCH);
+  return 1;
+}
+
+static void dims(lua_State *L, unsigned d[3])
+{
+  int k;
+  for (k = 0; k < 3; k++) {
+    lua_Integer v = luaL_optinteger(L, 2 + k, 1);
+    luaL_argcheck(L, v >= 1 && v <= 0x7fffffff, 2 + k, "dimension out of range");
+    d[k] = (unsigned)v;
+  }
+}
+
+static int launch_grid(lua_State *L)
+{
+  dims(L, check_launch(L, 1)->grid);
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int launch_block(lua_State *L)
+{
+  dims(L, check_launch(L, 1)->block);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* smem(bytes): dynamic shared memory; above 48 KiB the function's limit is
+ * raised first. */
+static int launch_smem(lua_State *L)
+{
+  cute_cuda_launch *l = check_launch(L, 1);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  luaL_argcheck(L, n >= 0 && n <= 0x7fffffff, 2, "bytes out of range");
+  if (n > 48 * 1024) TRY(L, cute_cuda_function_smem(l->fn, (int)n, ERR));
+  l->smem = (unsigned)n;
+  lua_settop(L, 1);
+  return 1;
+}
+
+static int launch_stream(lua_State *L)
+{
+  cute_cuda_launch *l = check_launch(L, 1);
+  l->stream = lua_isnoneornil(L, 2) ? NULL
+                                    : *(void **)luaL_checkudata(L, 2, STREAM);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* arg(i, kind, value): kinds ptr i32 u32 i64 u64 f32 f64 (1-based i). */
+static int launch_arg(lua_State *L)
+{
+  static const char *const kinds[] = {"ptr", "i32", "u32", "i64", "u64",
+                                      "f32", "f64", NULL};
+  cute_cuda_launch *l = check_launch(L, 1);
+  int i = (int)luaL_checkinteger(L, 2) - 1, k = luaL_checkoption(L, 3, NULL, kinds);
+  union { int32_t i32; int64_t i64; float f32; double f64; } v;
+  int bytes = 8;
+  switch (k) {
+  case 1: case 2: v.i32 = (int32_t)luaL_checkinteger(L, 4); bytes = 4; break;
+  case 5: v.f32 = (float)luaL_checknumber(L, 4); bytes = 4; break;
+  case 6: v.f64 = luaL_checknumber(L, 4); break;
+  default: v.i64 = (int64_t)luaL_checkinteger(L, 4); break;
+  }
+  TRY(L, cute_cuda_launch_arg(l, i, &v, bytes, ERR));
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* The hot path: no argument conversion, one cuLaunchKernel. */
+static int launch_run(lua_State *L)
+{
+  TRY(L, cute_cuda_launch_run(check_launch(L, 1), ERR));
+  return 0;
+}
+
+/* ---------------------------------------------------------------- events -- */
+static void **check_handle(lua_State *L, int i, const char *mt)
+{
+  return luaL_checkudata(L, i, mt);
+}
+
+static int l_event(lua_State *L)
+{
+  void **ev = lua_newuserdatauv(L, sizeof *ev, 0);
+  *ev = NULL;
+  luaL_setmetatable(L, EVENT);
+  TRY(L, cute_cuda_event_create(ev, ERR));
+  return 1;
+}
+
+static int event_gc(lua_State *L)
+{
+  void **ev = check_handle(L, 1, EVENT);
+  cute_cuda_event_destroy(*ev);
+  *ev = NULL;
+  return 0;
+}
+
+static int event_record(lua_State *L)
+{
+  void **ev = check_handle(L, 1, EVENT);
+  void *s = lua_isnoneornil(L, 2) ? NULL : *check_handle(L, 2, STREAM);
+  TRY(L, cute_cuda_event_record(*ev, s, ERR));
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* start:elapsed(stop) -> milliseconds (waits for stop). */
+static int event_elapsed(lua_State *L)
+{
+  void **a = check_handle(L, 1, EVENT), **b = check_handle(L, 2, EVENT);
+  float ms = 0;
+  TRY(L, cute_cuda_event_elapsed(&ms, *a, *b, ERR));
+  lua_pushnumber(L, ms);
+  return 1;
+}
+
+static int l_stream(lua_State *L)
+{
+  void **s = lua_newuserdatauv(L, sizeof *s, 0);
+  *s = NULL;
+  luaL_setmetatable(L, STREAM);
+  TRY(L, cute_cuda_stream_create(s, ERR));
+  return 1;
+}
+
+static int stream_gc(lua_State *L)
+{
+  void **s = check_handle(L, 1, STREAM);
+  cute_cuda_stream_destroy(*s);
+  *s = NULL;
+  return 0;
+}
+
+static int stream_sync(lua_State *L)
+{
+  TRY(L, cute_cuda_stream_sync(*check_handle(L, 1, STREAM), ERR));
+  return 0;
+}
+
+static int l_synchronize(lua_State *L)
+{
+  TRY(L, cute_cuda_synchronize(ERR));
+  return 0;
+}
+
+/* ------------------------------------------------------------ the plan -- */
+static int opt_field(lua_State *L, int t, const char *k)
+{
+  int v;
+  lua_getfield(L, t, k);
+  v = lua_toboolean(L, -1) && !lua_isinteger(L, -1) ? 1 : (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+static void push_dim3(lua_State *L, const unsigned d[3], const char *k)
+{
+  int i;
+  lua_createtable(L, 3, 0);
+  for (i = 0; i < 3; i++) {
+    lua_pushinteger(L, d[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, k);
+}
+
+/* copy_plan(src, soff, dst, doff, dtype [, opts]) -> {kind, vector, ...} */
+static int l_copy_plan(lua_State *L)
+{
+  static const char *const kinds[] = {"elementwise", "transpose", "generic"};
+  const cute_layout *S = cutelua_checklayout(L, 1), *D = cutelua_checklayout(L, 3);
+  int64_t so = luaL_checkinteger(L, 2), dof = luaL_checkinteger(L, 4);
+  cute_cuda_dtype t = check_dtype(L, 5);
+  cute_cuda_copy_opts o;
+  cute_cuda_copy_plan p;
+  memset(&o, 0, sizeof o);
+  if (lua_istable(L, 6)) {
+    o.max_vector_bytes = opt_field(L, 6, "max_vector_bytes");
+    o.vectors_per_thread = opt_field(L, 6, "vectors_per_thread");
+    o.block = opt_field(L, 6, "block");
+    o.tile = opt_field(L, 6, "tile");
+    o.tile_rows = opt_field(L, 6, "tile_rows");
+    o.no_transpose = opt_field(L, 6, "no_transpose");
+    o.min_tile_extent = opt_field(L, 6, "min_tile_extent");
+  }
+  TRY(L, cute_cuda_copy_plan_make(&p, S, so, D, dof, t, &o, ERR));
+  lua_createtable(L, 0, 8);
+  setstr(L, "kind", kinds[p.kind]);
+  setint(L, "vector", p.vector);
+  setint(L, "common", p.common);
+  setint(L, "size", p.size);
+  setstr(L, "summary", p.summary);
+  setstr(L, "source", p.source.s);
+  push_dim3(L, p.grid, "grid");
+  push_dim3(L, p.block, "block");
+  cute_cuda_copy_plan_free(&p);
+  return 1;
+}
+
+/* ---------------------------------------------------------------- module -- */
+static void classes(lua_State *L)
+{
+  static const luaL_Reg bin_meta[] = {{"__gc", binary_gc},
+                                      {"__index", binary_index}, {NULL, NULL}};
+  static const luaL_Reg bin_methods[] = {{"launcher", binary_launcher},
+                                         {NULL, NULL}};
+  static const luaL_Reg launch_meta[] = {{"__call", launch_run}, {NULL, NULL}};
+  static const luaL_Reg launch_methods[] = {
+    {"grid", launch_grid}, {"block", launch_block}, {"smem", launch_smem},
+    {"stream", launch_stream}, {"arg", launch_arg}, {"run", launch_run},
+    {NULL, NULL}};
+  static const luaL_Reg event_meta[] = {{"__gc", event_gc}, {NULL, NULL}};
+  static const luaL_Reg event_methods[] = {{"record", event_record},
+                                           {"elapsed", event_elapsed},
+                                           {NULL, NULL}};
+  static const luaL_Reg stream_meta[] = {{"__gc", stream_gc}, {NULL, NULL}};
+  static const luaL_Reg stream_methods[] = {{"synchronize", stream_sync},
+                                            {NULL, NULL}};
+  static const luaL_Reg buf_meta[] = {{"__gc", buffer_free},
+                                      {"__len", buffer_len}, {NULL, NULL}};
+  static const luaL_Reg buf_methods[] = {
+    {"info", buffer_info}, {"upload", buffer_upload},
+    {"download", buffer_download}, {"random", buffer_random},
+    {"iota", buffer_iota}, {"free", buffer_free}, {NULL, NULL}};
+  cutelua_newclass(L, BUFFER, buf_meta, buf_methods);
+  if (luaL_newmetatable(L, BINARY)) {
+    luaL_setfuncs(L, bin_meta, 0);
+    luaL_newlib(L, bin_methods);
+    lua_setfield(L, -2, "methods");
+  }
+  lua_pop(L, 1);
+  cutelua_newclass(L, LAUNCH, launch_meta, launch_methods);
+  cutelua_newclass(L, EVENT, event_meta, event_methods);
+  cutelua_newclass(L, STREAM, stream_meta, stream_methods);
+}
+
+int luaopen_cute_cuda_core(lua_State *L)
+{
+  static const luaL_Reg fns[] = {
+    {"available", l_available}, {"device", l_device},
+    {"nvrtc_version", l_nvrtc_version}, {"timings", l_timings},
+    {"now_ms", l_now_ms}, {"cache", l_cache}, {"stats", l_stats},
+    {"stats_reset", l_stats_reset}, {"forget_memory", l_forget_memory},
+    {"emit", l_emit}, {"compile", l_compile}, {"event", l_event},
+    {"stream", l_stream}, {"synchronize", l_synchronize},
+    {"copy_plan", l_copy_plan}, {"buffer", l_buffer},
+    {"compare", l_compare}, {"check_copy", l_check_copy},
+    {"memcpy", l_memcpy}, {NULL, NULL}};
+  luaL_checkversion(L);
+  classes(L);
+  luaL_newlib(L, fns);
+  lua_pushstring(L, cute_cuda_prelude);
+  lua_setfield(L, -2, "prelude");
+  return 1;
+}

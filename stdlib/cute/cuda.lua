@@ -1,0 +1,339 @@
+--- cute.cuda -- GPU kernels from layouts: device buffers, tensors, kernels
+-- written in the script with named layouts turned into CUDA C, the
+-- paper's COPY, events for timing.
+--
+--   local cute = require "cute"
+--   local cuda = require "cute.cuda"
+--   local x = cuda.tensor(cuda.buffer("f32", 1024):random(1), "(32,32):(1,32)")
+--   local y = cuda.tensor(cuda.buffer("f32", 1024), "(32,32):(32,1)")
+--   cuda.copy(x, y)                          -- a transpose, planned from layouts
+--   local k = cuda.kernel {
+--     name = "scale",
+--     tensors = {X = x, Y = y},              -- X_t, X_layout(...), X_size
+--     source = [[
+--       extern "C" __global__ void scale(X_t x, Y_t y, float a) {
+--         unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+--         if (i < X_size) y(i) = a * x(i);
+--       }]]}
+--   k:launch {grid = 4, block = 256, args = {x, y, 2.0}}
+--
+-- NVRTC is loaded, and kernels compiled, only when a kernel is not in the
+-- cache (cute.cuda.cache); the driver is loaded on first use.  Errors (no
+-- driver, a compile error with NVRTC's log and the numbered source) are Lua
+-- errors carrying the bridge's message.
+local ok_core, core = pcall(require, "cute.cuda.core")
+if not ok_core then
+  error("cute.cuda: the C module cute.cuda.core is not available in this "
+        .. "build (" .. tostring(core) .. ")", 0)
+end
+local cute = require "cute"
+
+local cuda = {
+  core = core,
+  available = core.available,     -- ok, reason
+  device = core.device,
+  nvrtc_version = core.nvrtc_version,
+  timings = core.timings,         -- {driver_init_ms, nvrtc_load_ms}
+  stats = core.stats,             -- {nvrtc_calls, memory_hits, disk_hits, ...}
+  stats_reset = core.stats_reset,
+  cache = core.cache,             -- cache("disk"|"memory"|"off" [, dir])
+  forget_memory = core.forget_memory,
+  now_ms = core.now_ms,
+  event = core.event,
+  stream = core.stream,
+  synchronize = core.synchronize,
+  compare = core.compare,         -- compare(got, ref [, rtol, atol])
+}
+
+local esize = {f16 = 2, bf16 = 2, f32 = 4, f64 = 8, i8 = 1, i16 = 2,
+               i32 = 4, i64 = 8, u8 = 1, u16 = 2, u32 = 4, u64 = 8}
+
+--- buffer(dtype, n | {values}) -> device Buffer (a table fills it).
+function cuda.buffer(dtype, init)
+  if type(init) == "table" then
+    return core.buffer(dtype, #init):upload(init)
+  end
+  return core.buffer(dtype, init)
+end
+
+--- memcpy(dst, src [, bytes]): device to device (Buffers or Tensors'
+-- buffers from their first elements), asynchronous.
+function cuda.memcpy(dst, src, bytes, stream)
+  local db, doff = dst, 0
+  local sb, soff = src, 0
+  if getmetatable(dst) == cuda.Tensor then db, doff = dst.buffer, dst.offset * esize[dst.dtype] end
+  if getmetatable(src) == cuda.Tensor then sb, soff = src.buffer, src.offset * esize[src.dtype] end
+  if bytes == nil then
+    local _, n, dt = sb:info()
+    bytes = n * esize[dt] - soff
+  end
+  core.memcpy(db, sb, bytes, doff, soff, stream)
+end
+
+-- ---------------------------------------------------------------- tensors --
+local function as_layout(x)
+  if type(x) == "string" then
+    if x:find(" o ", 1, true) then error("cute.cuda: a tensor needs a plain layout, got " .. x, 3) end
+    return cute.layout(x)
+  end
+  return x
+end
+
+local function leaves(t, out)
+  if type(t) ~= "table" then out[#out + 1] = t return out end
+  for _, v in ipairs(t) do leaves(v, out) end
+  return out
+end
+
+-- [lo, hi]: the offsets a layout reaches (its image's bounds).
+local function reach(L)
+  local F = cute.flatten(L)
+  local s, d = leaves(F:shape(), {}), leaves(F:stride(), {})
+  local lo, hi = 0, 0
+  for i = 1, #s do
+    local r = (s[i] - 1) * d[i]
+    if r > 0 then hi = hi + r else lo = lo + r end
+  end
+  return lo, hi
+end
+
+local Tensor = {}
+Tensor.__index = Tensor
+cuda.Tensor = Tensor
+
+--- tensor(buffer, layout [, offset]): the paper's T = {p + offset} o L.
+-- The image of the layout must lie inside the buffer.
+function cuda.tensor(buf, layout, offset)
+  local L = as_layout(layout)
+  local _, n, dtype = buf:info()
+  offset = offset or 0
+  local lo, hi = reach(L)
+  if offset + lo < 0 or offset + hi >= n then
+    error(string.format("cute.cuda: tensor %s at offset %d reaches [%d, %d], "
+                        .. "outside the buffer of %d elements", tostring(L),
+                        offset, offset + lo, offset + hi, n), 2)
+  end
+  return setmetatable({buffer = buf, layout = L, offset = offset,
+                       dtype = dtype}, Tensor)
+end
+
+--- T(c): with the slice marker, the sub-tensor (paper eq. 10); with a full
+-- coordinate, the element's value (read back from the device).
+function Tensor.__call(T, ...)
+  local r, off = T.layout(...)
+  if off ~= nil then return cuda.tensor(T.buffer, r, T.offset + off) end
+  return T.buffer:download(T.offset + r, 1)[1]
+end
+
+function Tensor.__tostring(T)
+  return string.format("tensor<%s> {%d} o %s", T.dtype, T.offset, tostring(T.layout))
+end
+
+function Tensor:size() return cute.size(self.layout) end
+
+--- Device address of the tensor's element 0.
+function Tensor:ptr()
+  return (self.buffer:info()) + self.offset * esize[self.dtype]
+end
+
+--- Values in logical (colexicographic) order, read back from the device.
+function Tensor:to_table()
+  local lo, hi = reach(self.layout)
+  local data = self.buffer:download(self.offset + lo, hi - lo + 1)
+  local out, L = {}, self.layout
+  for i = 0, cute.size(L) - 1 do out[i + 1] = data[L(i) - lo + 1] end
+  return out
+end
+
+-- ---------------------------------------------------------------- kernels --
+local scalar = {
+  float = "f32", double = "f64", int = "i32", signed = "i32",
+  ["signed int"] = "i32", int32_t = "i32", unsigned = "u32",
+  ["unsigned int"] = "u32", uint32_t = "u32", ["long long"] = "i64",
+  ["long long int"] = "i64", long = "i64", int64_t = "i64",
+  ptrdiff_t = "i64", ["unsigned long long"] = "u64", ["unsigned long"] = "u64",
+  uint64_t = "u64", size_t = "u64",
+}
+
+-- The argument kinds of kernel `name`, read from its __global__ signature:
+-- pointers and tensor types (NAME_t) are "ptr", C scalars map to their
+-- kinds.  Anything else needs an explicit `params` list.
+local function params_of(source, name, tensors)
+  local list = source:match("__global__[^;{]-[%s%*&]" .. name .. "%s*(%b())")
+  if not list then return nil end
+  local kinds = {}
+  for p in list:sub(2, -2):gmatch("[^,]+") do
+    local ty = p:gsub("=.*$", ""):gsub("__restrict__", ""):gsub("const", "")
+               :gsub("volatile", ""):gsub("^%s+", ""):gsub("%s+$", "")
+    local base = ty:gsub("%s*[%w_]+$", "")   -- drop the parameter's name
+    if base == "" then base = ty end
+    base = base:gsub("%s+", " "):gsub("^%s+", ""):gsub("%s+$", "")
+    local kind
+    if base:find("[%*&]") then kind = "ptr"
+    elseif base:match("^([%w_]+)_t$") and tensors[base:match("^([%w_]+)_t$")] then kind = "ptr"
+    else kind = scalar[base] end
+    if not kind then
+      error("cute.cuda: kernel " .. name .. ": cannot pass a parameter of type '"
+            .. base .. "' (give params = {...})", 4)
+    end
+    kinds[#kinds + 1] = kind
+  end
+  return kinds
+end
+
+local Kernel = {}
+Kernel.__index = Kernel
+cuda.Kernel = Kernel
+
+local function sorted_keys(t)
+  local ks = {}
+  for k in pairs(t or {}) do ks[#ks + 1] = k end
+  table.sort(ks)
+  return ks
+end
+
+--- kernel{source, name | names, layouts = {name = Layout|ComposedLayout},
+-- tensors = {name = Tensor | {dtype =, layout =}}, arch, options, params}
+-- Every named layout becomes `name(i)`, `name(c0, c1, ...)`, `name_size`,
+-- `name_cosize`; every tensor the type `name_t` (a pointer with the layout
+-- as its call operator), `name_layout(...)`, `name_size`, `name_elem`.
+function cuda.kernel(spec)
+  local parts = {core.prelude}
+  for _, n in ipairs(sorted_keys(spec.layouts)) do
+    parts[#parts + 1] = core.emit(n, as_layout(spec.layouts[n]))
+  end
+  for _, n in ipairs(sorted_keys(spec.tensors)) do
+    local t = spec.tensors[n]
+    parts[#parts + 1] = core.emit(n, as_layout(t.layout), t.dtype)
+  end
+  parts[#parts + 1] = spec.source
+  local source = table.concat(parts, "\n")
+  local names = spec.names or {spec.name}
+  local bin = core.compile(source, names, spec.arch, spec.options)
+  -- params: kinds by kernel name, or one list when there is one kernel.
+  local given, params = spec.params or {}, {}
+  for i, n in ipairs(names) do
+    params[i] = given[n] or (#names == 1 and given[1] and given)
+                or params_of(source, n, spec.tensors or {})
+  end
+  return setmetatable({binary = bin, source = source, names = names,
+                       params = params}, Kernel)
+end
+
+local function dim3(v)
+  if type(v) == "table" then return v[1] or 1, v[2] or 1, v[3] or 1 end
+  return v or 1, 1, 1
+end
+
+local function pointer(v)
+  if type(v) == "number" then return v end
+  if getmetatable(v) == Tensor then return v:ptr() end
+  return (v:info())
+end
+
+--- prepare{grid, block, smem, stream, args, kernel}: a launch handle;
+-- calling it (h() or h:run()) launches again with no marshalling.
+function Kernel:prepare(cfg)
+  local idx = cfg.kernel or 1
+  if type(idx) == "string" then
+    for i, n in ipairs(self.names) do if n == idx then idx = i end end
+  end
+  local kinds = self.params[idx]
+  local args = cfg.args or {}
+  if not kinds then
+    error("cute.cuda: kernel " .. tostring(self.names[idx]) .. ": parameter "
+          .. "kinds unknown (give params = {...})", 2)
+  end
+  if #args ~= #kinds then
+    error(string.format("cute.cuda: kernel %s takes %d arguments, got %d",
+                        self.names[idx], #kinds, #args), 2)
+  end
+  local h = self.binary:launcher(idx)
+  h:grid(dim3(cfg.grid)):block(dim3(cfg.block)):smem(cfg.smem or 0):stream(cfg.stream)
+  for i, kind in ipairs(kinds) do
+    h:arg(i, kind, kind == "ptr" and pointer(args[i]) or args[i])
+  end
+  return h
+end
+
+function Kernel:launch(cfg)
+  local h = self:prepare(cfg)
+  h()
+  return h
+end
+
+--- codegen(name, layout [, dtype]) -> the CUDA C a kernel would get.
+function cuda.codegen(name, layout, dtype)
+  return core.emit(name, as_layout(layout), dtype)
+end
+
+-- ------------------------------------------------------------------- copy --
+local copies = {}   -- planned and compiled copies, by what determines them
+
+local function copy_entry(src, dst, opts)
+  if src.dtype ~= dst.dtype then
+    error("cute.cuda: copy: dtypes differ (" .. src.dtype .. " to "
+          .. dst.dtype .. "); conversion is not supported", 3)
+  end
+  -- The plan depends on the offsets only through their alignment.
+  local key = not opts and table.concat({tostring(src.layout), src.offset % 16,
+    tostring(dst.layout), dst.offset % 16, src.dtype}, "|")
+  local e = key and copies[key]
+  if not e then
+    local plan = core.copy_plan(src.layout, src.offset, dst.layout, dst.offset,
+                                src.dtype, opts)
+    e = {plan = plan, binary = core.compile(plan.source, {"cute_copy"})}
+    if key then copies[key] = e end
+  end
+  return e
+end
+
+--- copy_plan(src, dst [, opts]) -> {kind, vector, common, summary, source,
+-- grid, block}: what copy() would run, without running it.
+function cuda.copy_plan(src, dst, opts)
+  return core.copy_plan(src.layout, src.offset, dst.layout, dst.offset,
+                        src.dtype, opts)
+end
+
+--- copy_prepare(src, dst [, opts]) -> launch handle, plan.
+function cuda.copy_prepare(src, dst, opts)
+  local e = copy_entry(src, dst, opts)
+  local h = e.binary:launcher(1)
+  h:grid(table.unpack(e.plan.grid)):block(table.unpack(e.plan.block))
+  h:arg(1, "ptr", src:ptr()):arg(2, "ptr", dst:ptr())
+  return h, e.plan
+end
+
+--- copy(src, dst [, opts]): the paper's COPY, dst(i) = src(i) for every i
+-- (asynchronous on the default stream).  Returns the plan.
+function cuda.copy(src, dst, opts)
+  local h, plan = cuda.copy_prepare(src, dst, opts)
+  h()
+  return plan
+end
+
+--- check_copy(src, dst [, samples, seed]) -> nil, or the first index i
+-- with dst(i) ~= src(i) (bitwise; a seeded sample of indices if given).
+function cuda.check_copy(src, dst, samples, seed)
+  return core.check_copy(src.buffer, src.offset, src.layout,
+                         dst.buffer, dst.offset, dst.layout, samples, seed)
+end
+
+-- ----------------------------------------------------------------- timing --
+--- time(fn [, {warmup = 3, reps = 20, stream}]) -> median milliseconds of
+-- one fn() on the device, each repetition timed between two events.
+function cuda.time(fn, opts)
+  opts = opts or {}
+  for _ = 1, opts.warmup or 3 do fn() end
+  local a, b, t = core.event(), core.event(), {}
+  for i = 1, opts.reps or 20 do
+    a:record(opts.stream)
+    fn()
+    b:record(opts.stream)
+    t[i] = a:elapsed(b)
+  end
+  table.sort(t)
+  return t[(#t + 1) // 2], t
+end
+
+return cuda
