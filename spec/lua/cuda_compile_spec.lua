@@ -1,0 +1,226 @@
+-- cute.cuda without a GPU: codegen, the NVRTC path to PTX, the kernel
+-- cache, COPY plans.  Runs in CI (the toolkit, no driver); the NVRTC part is
+-- pending with a message where NVRTC is missing.  Launches are in
+-- cuda_gpu_spec.lua (#gpu).
+local cute = require "cute"
+local cuda = require "cute.cuda"
+
+local have_nvrtc, nvrtc_why = pcall(cuda.nvrtc_version)
+
+-- Fresh cache directories (removed at the end), so runs share no entries
+-- and nothing lands in the user's cache.
+local made = {}
+local function fresh_cache(mode)
+  local dir = os.tmpname()
+  os.remove(dir)
+  made[#made + 1] = dir
+  cuda.cache(mode or "disk", dir)
+  cuda.forget_memory()
+  return dir
+end
+fresh_cache()
+
+local function exists(path)
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+describe("cute.cuda codegen", function()
+  it("turns a layout into straight-line index math with literal divisors", function()
+    local text = cuda.codegen("A", cute.layout "(4,8):(8,1)")
+    assert.truthy(text:find("CUTE_DI int A(unsigned i)", 1, true))
+    assert.truthy(text:find("r += (int)(i % 4u) * 8; i /= 4u;", 1, true))
+    assert.truthy(text:find("CUTE_DI int A(unsigned c0, unsigned c1)", 1, true))
+    assert.truthy(text:find("A_size = 32ll, A_cosize = 32ll", 1, true))
+  end)
+
+  it("merges contiguous modes and drops size-1 modes", function()
+    local text = cuda.codegen("B", cute.layout "((2,1),(4,8)):((1,0),(2,8))")
+    assert.truthy(text:find("r += (int)i;", 1, true))       -- one 64:1 term
+    assert.falsy(text:find("%", 1, true))
+  end)
+
+  it("turns a swizzle into a mask, a shift and an XOR", function()
+    local S = cute.composed(cute.swizzle(3, 4, 3), 0, cute.layout "(8,64):(64,1)")
+    local text = cuda.codegen("S", S)
+    assert.truthy(text:find("((x) ^ (((x) & 896) >> 3))", 1, true))
+  end)
+
+  it("makes tensor types whose call operator is the layout", function()
+    local text = cuda.codegen("X", cute.layout "(16,8):(8,1)", "f16")
+    assert.truthy(text:find("struct X_t {", 1, true))
+    assert.truthy(text:find("unsigned short &operator()(unsigned c0, unsigned c1) const", 1, true))
+    assert.truthy(text:find("typedef unsigned short X_elem; /* f16 */", 1, true))
+  end)
+
+  it("refuses coordinate layouts and bad names", function()
+    assert.error_matches(function() cuda.codegen("I", cute.make_identity_layout {4, 8}) end,
+                         "basis strides")
+    assert.error_matches(function() cuda.codegen("1x", cute.layout "4:1") end,
+                         "not a C identifier")
+  end)
+end)
+
+describe("cute.cuda without a driver", function()
+  local ok = cuda.available()
+  if ok then
+    pending("a driver is present: the no-driver message is checked on machines without one")
+    return
+  end
+  it("raises a catchable error naming the missing library", function()
+    local good, err = pcall(cuda.buffer, "f32", 16)
+    assert.falsy(good)
+    assert.truthy(err:find("cute.cuda: libcuda.so.1 not found (no NVIDIA driver)", 1, true))
+    assert.falsy(pcall(cuda.device))
+  end)
+end)
+
+describe("cute.cuda NVRTC to PTX", function()
+  if not have_nvrtc then
+    pending("NVRTC is not available: " .. tostring(nvrtc_why))
+    return
+  end
+  local X = {dtype = "f32", layout = cute.layout "(32,32):(1,32)"}
+  local Y = {dtype = "f32", layout = cute.layout "(32,32):(32,1)"}
+  local spec = {
+    name = "scale", arch = "compute_90",
+    tensors = {X = X, Y = Y},
+    layouts = {S = cute.composed(cute.swizzle(3, 4, 3), 0, cute.layout "(8,64):(64,1)")},
+    source = [[
+extern "C" __global__ void scale(X_t x, Y_t y, float a, const int n,
+                                 unsigned long long z, double *__restrict__ w) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < X_size) y(i % 32u, i / 32u) = a * x(i) + (float)S(i % S_size);
+}]]}
+
+  it("compiles a script's kernel with named layouts and tensors", function()
+    fresh_cache()
+    local k = cuda.kernel(spec)
+    assert.equal("ptx", k.binary.kind)
+    assert.equal("compute_90", k.binary.arch)
+    assert.truthy(k.binary.image:find(".entry scale(", 1, true))
+    assert.same({"ptr", "ptr", "f32", "i32", "u64", "ptr"}, k.params[1])
+  end)
+
+  it("calls NVRTC zero times when warm (memory, then disk)", function()
+    local dir = fresh_cache()
+    cuda.stats_reset()
+    local cold = cuda.kernel(spec)
+    assert.equal("nvrtc", cold.binary.from_cache)
+    local key = cold.binary.key
+    for _, ext in ipairs {".bin", ".cu", ".log"} do
+      assert.truthy(exists(dir .. "/kernels/" .. key:sub(1, 2) .. "/" .. key .. ext))
+    end
+    assert.equal("memory", cuda.kernel(spec).binary.from_cache)
+    cuda.forget_memory()
+    assert.equal("disk", cuda.kernel(spec).binary.from_cache)
+    local s = cuda.stats()
+    assert.equal(1, s.nvrtc_calls)
+    assert.equal(1, s.memory_hits)
+    assert.equal(1, s.disk_hits)
+  end)
+
+  it("keys entries by options and architecture", function()
+    fresh_cache()
+    local a = cuda.kernel(spec).binary.key
+    local s2 = setmetatable({options = {"-DVARIANT=2"}}, {__index = spec})
+    local s3 = setmetatable({arch = "compute_80"}, {__index = spec})
+    assert.are_not.equal(a, cuda.kernel(s2).binary.key)
+    assert.are_not.equal(a, cuda.kernel(s3).binary.key)
+  end)
+
+  it("can keep the cache in memory only, or switch it off", function()
+    local dir = fresh_cache("memory")
+    cuda.stats_reset()
+    local k = cuda.kernel(spec)
+    assert.falsy(exists(dir .. "/kernels/" .. k.binary.key:sub(1, 2) .. "/" .. k.binary.key .. ".bin"))
+    cuda.cache("off", dir)
+    cuda.kernel(spec)
+    assert.equal(2, cuda.stats().nvrtc_calls)
+  end)
+
+  it("raises compile errors with NVRTC's log and the numbered source", function()
+    fresh_cache()
+    local ok, err = pcall(cuda.kernel, {name = "bad", arch = "compute_90",
+      source = 'extern "C" __global__ void bad(float *p) {\n  p[0] = nope;\n}\n'})
+    assert.falsy(ok)
+    assert.truthy(err:find("NVRTC compile error (compute_90)", 1, true))
+    assert.truthy(err:find('identifier "nope" is undefined', 1, true))
+    assert.truthy(err:find("|   p[0] = nope;", 1, true))
+  end)
+
+  it("asks for explicit params when it cannot read the signature", function()
+    fresh_cache()
+    assert.error_matches(function()
+      cuda.kernel {name = "k", arch = "compute_90",
+        source = 'struct P { int a; };\nextern "C" __global__ void k(P p) {}\n'}
+    end, "cannot pass a parameter of type 'P'")
+    local k = cuda.kernel {name = "k", arch = "compute_90", params = {"i32"},
+      source = 'struct P { int a; };\nextern "C" __global__ void k(P p) {}\n'}
+    assert.same({"i32"}, k.params[1])
+  end)
+end)
+
+describe("cute.cuda COPY plans (paper Table 2)", function()
+  local rows = {
+    {"1-D arrays", "8:1", "8:1", "elementwise", 4},
+    {"N-D arrays", "(8,2,3):(1,16,32)", "(8,2,3):(1,16,32)", "elementwise", 4},
+    {"gather", "(2,3,2):(42,1,128)", "12:1", "elementwise", 1},
+    {"scatter", "12:1", "(2,3,2):(42,1,128)", "elementwise", 1},
+    {"broadcast", "7:0", "7:1", "elementwise", 1},
+    {"constant", "7:0", "7:0", "elementwise", 1},
+    {"transpose", "(8,3):(1,8)", "(8,3):(3,1)", "elementwise", 1},
+    {"tensor transpose", "(8,(3,5)):(1,(57,8))", "(8,15):(1,8)", "elementwise", 1},
+    {"tiled transpose", "(1024,512):(1,1024)", "(1024,512):(512,1)", "transpose", 1},
+    {"contiguous 1 Mi", "1048576:1", "1048576:1", "elementwise", 4},
+    {"no common refinement", "(6,4):(1,6)", "(4,6):(1,4)", "generic", 1},
+  }
+  for _, r in ipairs(rows) do
+    it(r[1] .. ": " .. r[2] .. " -> " .. r[3], function()
+      local p = cuda.core.copy_plan(cute.layout(r[2]), 0, cute.layout(r[3]), 0, "f32")
+      assert.equal(r[4], p.kind)
+      assert.equal(r[5], p.vector)
+      if have_nvrtc then
+        local b = cuda.core.compile(p.source, {"cute_copy"}, "compute_90")
+        assert.truthy(b.image:find(".entry cute_copy(", 1, true))
+        if p.vector == 4 then assert.truthy(b.image:find(".v4.u32", 1, true)) end
+      end
+    end)
+  end
+
+  it("takes the max common vector from the algebra (3.4.2)", function()
+    local A, B = cute.layout "(4,8):(1,4)", cute.layout "(4,8):(1,8)"
+    local p = cuda.core.copy_plan(A, 0, B, 0, "f32")
+    assert.equal(4, cute.max_common_vector(A, B))
+    assert.equal(4, p.common)
+    assert.equal(4, p.vector)
+    -- (4,8):(1,5): four common elements, but rows start at odd offsets, so
+    -- 16-byte accesses would be misaligned.
+    local C = cute.layout "(4,8):(1,5)"
+    p = cuda.core.copy_plan(A, 0, C, 0, "f32")
+    assert.equal(4, p.common)
+    assert.equal(1, p.vector)
+  end)
+
+  it("narrows vectors to what the offsets' alignment allows", function()
+    local L = cute.layout "1024:1"
+    assert.equal(8, cuda.core.copy_plan(L, 8, L, 16, "f16").vector)
+    assert.equal(2, cuda.core.copy_plan(L, 2, L, 16, "f16").vector)
+    assert.equal(1, cuda.core.copy_plan(L, 3, L, 16, "f16").vector)
+  end)
+
+  it("refuses tensors of different sizes", function()
+    assert.error_matches(function()
+      cuda.core.copy_plan(cute.layout "8:1", 0, cute.layout "9:1", 0, "f32")
+    end, "size%(src%) == size%(dst%) violated")
+  end)
+end)
+
+describe("cute.cuda spec cleanup", function()
+  it("removes its cache directories", function()
+    fresh_cache("memory")
+    for _, d in ipairs(made) do os.execute("rm -rf '" .. d .. "'") end
+    assert.falsy(exists(made[1] .. "/kernels"))
+  end)
+end)
