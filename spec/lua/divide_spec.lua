@@ -47,6 +47,17 @@ describe("logical_divide, paper 3.5.2", function()
     assert.equal("(4,8,2,2,3):(20,2,80,1,320)", tostring(cute.flat_divide(B, T)))
   end)
 
+  it("nested sub-tilers split the modes of a mode", function()
+    local B, N = L "((4,6),8):((1,4),24)", {{2, 3}, 4}
+    assert.equal("(((2,2),(3,2)),(4,2)):(((1,2),(4,12)),(24,96))",
+                 tostring(cute.logical_divide(B, N)))
+    local Z = cute.zipped_divide(B, N)
+    assert.equal("(((2,3),4),((2,2),2)):(((1,4),24),((2,12),96))", tostring(Z))
+    assert.equal(cute.composition(B, N), Z:mode(0))
+    assert.equal("((2,3),4,(2,2),2):((1,4),24,(2,12),96)",
+                 tostring(cute.flat_divide(B, N)))
+  end)
+
   it("accepts shapes as tilers: (4,8) = <4:1,8:1>", function()
     assert.equal(cute.zipped_divide(A, {4, 8}), cute.zipped_divide(A, {L "4:1", L "8:1"}))
     assert.equal("((4,8),(2,2)):((20,1),(80,8))", tostring(cute.zipped_divide(A, {4, 8})))
