@@ -266,7 +266,10 @@ static int buffer_upload(lua_State *L)
   h = lua_newuserdatauv(L, n * es + 1, 0);
   for (i = 0; i < n; i++) {
     lua_rawgeti(L, 2, (lua_Integer)i + 1);
-    cute_cuda_host_set(h, b->dtype, i, luaL_checknumber(L, -1));
+    if (lua_isinteger(L, -1))   /* exact for 64-bit integer types */
+      cute_cuda_host_set_int(h, b->dtype, i, (int64_t)lua_tointeger(L, -1));
+    else
+      cute_cuda_host_set(h, b->dtype, i, luaL_checknumber(L, -1));
     lua_pop(L, 1);
   }
   TRY(L, cute_cuda_upload(b->ptr + first * es, h, n * es, ERR));
@@ -289,10 +292,8 @@ static int buffer_download(lua_State *L)
   TRY(L, cute_cuda_download(h, b->ptr + first * es, count * es, ERR));
   lua_createtable(L, (int)count, 0);
   for (i = 0; i < count; i++) {
-    double v = cute_cuda_host_get(h, b->dtype, i);
-    if (fl) lua_pushnumber(L, v);
-    else if (b->dtype == CUTE_U64) lua_pushinteger(L, (lua_Integer)((const uint64_t *)h)[i]);
-    else lua_pushinteger(L, (lua_Integer)v);
+    if (fl) lua_pushnumber(L, cute_cuda_host_get(h, b->dtype, i));
+    else lua_pushinteger(L, (lua_Integer)cute_cuda_host_get_int(h, b->dtype, i));
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   return 1;

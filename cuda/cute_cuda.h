@@ -265,6 +265,10 @@ cute_cuda_status cute_cuda_stream_sync(void *stream, cute_cuda_error *err);
  * the converse (rounded to nearest even; integers wrap like C casts). */
 double cute_cuda_host_get(const void *base, cute_cuda_dtype t, size_t i);
 void cute_cuda_host_set(void *base, cute_cuda_dtype t, size_t i, double v);
+/* Integer forms, exact for 64-bit types (floats convert). */
+int64_t cute_cuda_host_get_int(const void *base, cute_cuda_dtype t, size_t i);
+void cute_cuda_host_set_int(void *base, cute_cuda_dtype t, size_t i,
+                            int64_t v);
 /* Deterministic values: element i gets a value that depends only on
  * (seed, first + i), uniform in [lo, hi) (integers: [lo, hi] rounded). */
 void cute_cuda_host_random(void *base, cute_cuda_dtype t, size_t n,

@@ -131,6 +131,21 @@ void cute_cuda_host_set(void *base, cute_cuda_dtype t, size_t i, double v)
 }
 #undef PUT
 
+int64_t cute_cuda_host_get_int(const void *base, cute_cuda_dtype t, size_t i)
+{
+  if (t == CUTE_I64) return ((const int64_t *)base)[i];
+  if (t == CUTE_U64) return (int64_t)((const uint64_t *)base)[i];
+  return (int64_t)cute_cuda_host_get(base, t, i);
+}
+
+void cute_cuda_host_set_int(void *base, cute_cuda_dtype t, size_t i,
+                            int64_t v)
+{
+  if (t == CUTE_I64) ((int64_t *)base)[i] = v;
+  else if (t == CUTE_U64) ((uint64_t *)base)[i] = (uint64_t)v;
+  else cute_cuda_host_set(base, t, i, (double)v); /* exact below 2^53 */
+}
+
 /* --------------------------------------------------------------- random -- */
 /* splitmix64 of (seed, index): every element is independent of the chunk
  * it was generated in, so uploads in pieces give the same data. */
