@@ -16,6 +16,10 @@
 #include "cute_lua.h"
 #include "internal.h"
 
+#ifdef CUTELUA_HAVE_CUDA
+int luaopen_cute_cuda_core(lua_State *L);  /* bindings/cuda_module.c */
+#endif
+
 /* The count hook fires every HOOK_STEP instructions: finer costs speed,
  * coarser only blurs the budget's edge. */
 #define HOOK_STEP 1000
@@ -149,6 +153,10 @@ static void preload_all(lua_State *L) {
   }
   lua_pushcfunction(L, luaopen_cute_core);
   lua_setfield(L, -2, "cute.core");
+#ifdef CUTELUA_HAVE_CUDA
+  lua_pushcfunction(L, luaopen_cute_cuda_core);
+  lua_setfield(L, -2, "cute.cuda.core");
+#endif
   lua_pop(L, 1);
 }
 
