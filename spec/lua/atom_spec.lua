@@ -233,6 +233,23 @@ describe("a tiled MMA", function()
       assert.equal(128 * 128, n)
     end)
 
+  it("draws seed 003's ownership over the whole 128x128 tile", function()
+    local X = fma:get_layoutC_TV { 128, 128 }
+    assert.equal("((16,16),(1,((4,2),(4,2)))):((512,4),(0,((1,64),(128,8192))))",
+      tostring(X))
+    assert.is_true((tv.bijection(X, 128 * 128)))
+    local own = tv.owners(X, { 128, 128 })
+    for _, m in ipairs { 0, 3, 64, 67 } do
+      for _, n in ipairs { 0, 3, 64, 67 } do
+        assert.equal(0, own[m + 128 * n + 1].t)
+      end
+    end
+    assert.equal(1, own[0 + 128 * 4 + 1].t)     -- (0,4): thread 1
+    assert.equal(16, own[4 + 128 * 0 + 1].t)    -- (4,0): thread 16
+    -- the tiled MMA's own tile is the permutation's 64 x 64
+    assert.same({ 64, 64, 1 }, fma:tile_shape())
+  end)
+
   it("prints like CuTe's TiledMMA and ThrMMA", function()
     local s = tostring(fma:get_slice(17))
     assert.equal([[

@@ -240,11 +240,12 @@ function ThrMMA:partition_B(L)
   return slice_thread(self.tiled:thrfrg_B(L), c[1], c[3], c[4])
 end
 
--- (thr_idx, val) -> tile index for operand X of modes i, j; `spread` maps
--- the (ThrI,ThrJ) thread coordinates onto (ThrM,ThrN,ThrK) (CuTe's atile /
+-- (thr_idx, val) -> tile index for operand X of modes i, j over a tile of
+-- `shape` (default: the tiled MMA's own I x J tile); `spread` maps the
+-- (ThrI,ThrJ) thread coordinates onto (ThrM,ThrN,ThrK) (CuTe's atile /
 -- btile: the thread mode that X does not use is broadcast, stride 0).
-local function layout_tv(self, X, i, j, spread)
-  local ref = core.layout { self:tile_size(i), self:tile_size(j) }
+local function layout_tv(self, X, i, j, shape, spread)
+  local ref = core.layout(shape or { self:tile_size(i), self:tile_size(j) })
   local T = self["thrfrg_" .. X](self, ref)
   local thr = T:mode(0)
   if spread then
@@ -257,20 +258,23 @@ end
 
 --- (thread index, value) -> (m,n) index of the tiled MMA's C tile, and
 -- likewise for A (m,k) and B (n,k) (CuTe's get_layoutC_TV and friends).
--- The value mode is (FrgV,(RestI,RestJ)).
-function TiledMMA:get_layoutC_TV()
-  return layout_tv(self, "C", 0, 1)
+-- The value mode is (FrgV,(RestI,RestJ)).  With `shape` ({M, N}, a
+-- multiple of the tile) the TV layout covers that larger tile, each
+-- thread's values including its repeats: seed 003's 256 threads over
+-- 128 x 128 have 64 values each.
+function TiledMMA:get_layoutC_TV(shape)
+  return layout_tv(self, "C", 0, 1, shape)
 end
 
-function TiledMMA:get_layoutA_TV()
+function TiledMMA:get_layoutA_TV(shape)
   local t = self.thr_layout_vmnk
-  return layout_tv(self, "A", 0, 2, core.layout(
+  return layout_tv(self, "A", 0, 2, shape, core.layout(
     { core.size(t:mode(1)), core.size(t:mode(2)) }, { 1, 0 }))
 end
 
-function TiledMMA:get_layoutB_TV()
+function TiledMMA:get_layoutB_TV(shape)
   local t = self.thr_layout_vmnk
-  return layout_tv(self, "B", 1, 2, core.layout(
+  return layout_tv(self, "B", 1, 2, shape, core.layout(
     { core.size(t:mode(1)), core.size(t:mode(2)) }, { 0, 1 }))
 end
 

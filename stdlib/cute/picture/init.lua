@@ -1,0 +1,109 @@
+--- cute.picture -- pictures of layouts, TV layouts, MMA and copy atoms and
+-- shared-memory bank conflicts: in the terminal, as SVG, as a
+-- self-contained HTML page (hover for thread / value / offset), or as
+-- TikZ in the form of CuTe's print_latex.
+--
+--   cute.show(L)                          -- terminal (print_layout for L)
+--   cute.show(L, "layout.svg")            -- format from the extension:
+--                                         -- .svg .html .tex .txt
+--   cute.show(C, "c.html", {tile = {8, 8}, data = L})   -- a TV layout
+--   cute.show(cute.mma_atom "SM80_16x8x16_F32F16F16F32_TN", "mma.svg")
+--   cute.show(cute.bank_conflicts(smem, access), "banks.svg")
+--   cute.show("(4,8):(1,4)", "out.svg")   -- text: a layout or an atom name
+--   cute.render(L, "svg")                 -- the document as a string
+--
+-- Options: tile {M,N} (draw a rank-2 layout as a TV layout over that
+-- tile), data (the data layout whose offsets a TV picture shows), title,
+-- cell (SVG cell size in pixels), format (overrides the extension).
+local core = require "cute.core"
+local atom = require "cute.atom"
+local model = require "cute.picture.model"
+local banks = require "cute.picture.banks"
+
+local M = {}
+
+M.bank_conflicts = banks.bank_conflicts
+
+local renderers = {
+  svg = function(m, o) return require("cute.picture.svg").render(m, o) end,
+  html = function(m, o) return require("cute.picture.html").render(m, o) end,
+  tex = function(m) return require("cute.picture.tikz").render(m) end,
+  txt = function(m) return require("cute.picture.text").render(m) end,
+}
+renderers.htm = renderers.html
+
+local mts = core.metatables
+
+-- A string names a catalog MMA atom or is CuTe layout text.
+local function parse(s)
+  local catalog = require "cute.atoms"
+  local e = catalog[s]
+  if e and e.kind == "mma" then return atom.mma_atom(s) end
+  if e then
+    error(("show: %s is a copy atom: draw a tiled copy of it "
+      .. "(cute.make_tiled_copy)"):format(s), 0)
+  end
+  local ok, L = pcall(core.layout, s)
+  if not ok then
+    error(("show: %q is neither a layout nor an MMA atom of the catalog: %s")
+      :format(s, L), 0)
+  end
+  return L
+end
+
+--- The picture model of an object (see cute.picture.model).
+function M.model(x, opts)
+  opts = opts or {}
+  if type(x) == "string" then x = parse(x) end
+  if banks.is_result(x) then return banks.model(x, opts) end
+  if atom.is_mma_atom(x) or atom.is_tiled_mma(x) then
+    return model.mma(x, opts)
+  end
+  if atom.is_tiled_copy(x) then return model.copy(x, opts) end
+  local mt = getmetatable(x)
+  if mt == mts.Layout and opts.tile then return model.tv(x, opts.tile, opts) end
+  if mt == mts.Layout or mt == mts.ComposedLayout then
+    return model.layout(x, opts)
+  end
+  error(("show: cannot draw %s (a layout, TV layout with opts.tile, MMA "
+    .. "atom, tiled MMA, tiled copy or bank_conflicts result)")
+    :format(mt and mt.__name or type(x)), 0)
+end
+
+--- The picture as a string in `format` ("svg", "html", "tex", "txt").
+function M.render(x, format, opts)
+  local r = renderers[format]
+  if not r then
+    error(("render: unknown picture format %q (svg, html, tex or txt)")
+      :format(tostring(format)), 0)
+  end
+  return r(M.model(x, opts), opts or {})
+end
+
+--- Writes the picture of x to `path` (format from opts.format or the
+-- extension) and returns path; without a path, prints it in the terminal.
+function M.show(x, path, opts)
+  if type(path) == "table" then path, opts = nil, path end
+  opts = opts or {}
+  if path == nil then
+    local s = M.render(x, "txt", opts)
+    if io and io.write then io.write(s) else print(s:sub(1, -2)) end
+    return
+  end
+  local format = opts.format or tostring(path):match "%.(%w+)$"
+  if not renderers[format and format:lower()] then
+    error(("show: cannot tell the picture format of %q (use .svg, .html, "
+      .. ".tex or .txt, or opts.format)"):format(tostring(path)), 0)
+  end
+  local s = M.render(x, format:lower(), opts)
+  if not (io and io.open) then
+    error("show: this host has no io library to write " .. path, 0)
+  end
+  local f, err = io.open(path, "w")
+  if not f then error("show: " .. err, 0) end
+  f:write(s)
+  f:close()
+  return path
+end
+
+return M

@@ -1,0 +1,85 @@
+--- cute.picture.tikz -- a picture model as a standalone LaTeX/TikZ file,
+-- in the form of CuTe's print_latex (cute/util/print_latex.hpp): the same
+-- preamble, x down and y across, one 1cm node per cell, CuTe's fills
+-- (8 greys by offset for layouts, 8 colours by thread for TV layouts),
+-- the grid, \Large\texttt labels, and "% Layout..." comment lines.
+-- Placement follows CuTe too: an MMA's C at (0,0), A at (0,-K-1), B at
+-- (-K-1,0); a copy's D N+3 columns right of S.  Pictures CuTe has no
+-- print_latex for (bank conflicts) use the same form with their own fills
+-- and a red frame on conflicted cells.
+local palette = require "cute.picture.palette"
+
+local M = {}
+
+local HEADER = "\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n"
+  .. "\\begin{document}\n\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},"
+  .. "every node/.style={minimum size=1cm, outer sep=0pt}]\n\n"
+local FOOTER = "\\end{tikzpicture}\n\\end{document}\n"
+
+local function rgb(hex)
+  local r, g, b = hex:match "#(%x%x)(%x%x)(%x%x)"
+  return ("{rgb,255:red,%d;green,%d;blue,%d}"):format(tonumber(r, 16),
+    tonumber(g, 16), tonumber(b, 16))
+end
+
+-- The fill and text of a cell, CuTe's way where CuTe has one.
+local function node(kind, cell)
+  if cell.t then
+    return palette.tv_tikz[cell.t % 8 + 1],
+      ("\\shortstack{T%d \\\\ V%d}"):format(cell.t, cell.v)
+  end
+  local text = table.concat(cell.text, " ")
+  if kind == "layout" and math.tointeger(tonumber(cell.o)) then
+    return palette.bw8_tikz[math.tointeger(tonumber(cell.o)) % 8 + 1], text
+  end
+  local fill = rgb(cell.fill)
+  if cell.mark then fill = fill .. ",draw=red,very thick" end
+  return fill, text
+end
+
+local function label(out, r, c, text)
+  out[#out + 1] = ("\\node at (%d,%d) {\\Large{\\texttt{%d}}};\n")
+    :format(r, c, text)
+end
+
+-- Nodes, grid and labels of one panel; p.tikz = {dr, dc, labels} places
+-- it (labels "left" of and above the grid, "right" and above, or "none").
+local function panel(out, kind, p)
+  local t = p.tikz or {}
+  local dr, dc = t.dr or 0, t.dc or 0
+  for r = 0, p.rows - 1 do
+    for c = 0, p.cols - 1 do
+      local cell = p.cells[r * p.cols + c + 1]
+      if cell and (cell.t or cell.o or cell.b) then
+        local fill, text = node(kind, cell)
+        out[#out + 1] = ("\\node[fill=%s] at (%d,%d) {%s};\n")
+          :format(fill, r + dr, c + dc, text)
+      end
+    end
+  end
+  out[#out + 1] = ("\\draw[color=black,thick,shift={(-0.5,-0.5)}] (%d,%d) "
+    .. "grid (%d,%d);\n\n"):format(dr, dc, dr + p.rows, dc + p.cols)
+  local where = t.labels or "left"
+  if where == "none" then return end
+  local col = where == "right" and dc + p.cols or dc - 1
+  for r = 0, p.rows - 1 do label(out, r + dr, col, r) end
+  for c = 0, p.cols - 1 do label(out, dr - 1, c + dc, c) end
+end
+
+--- The .tex document (a string).
+function M.render(model)
+  local out = {}
+  for _, line in ipairs(model.tikz_comments or model.title) do
+    out[#out + 1] = "% " .. line .. "\n"
+  end
+  out[#out + 1] = HEADER
+  local order = model.tikz_order or {}
+  if #order == 0 then
+    for i = 1, #model.panels do order[i] = i end
+  end
+  for _, i in ipairs(order) do panel(out, model.kind, model.panels[i]) end
+  out[#out + 1] = FOOTER
+  return table.concat(out)
+end
+
+return M
