@@ -47,15 +47,27 @@ end
 local function panel(out, kind, p)
   local t = p.tikz or {}
   local dr, dc = t.dr or 0, t.dc or 0
+  local nodes = {}
   for r = 0, p.rows - 1 do
     for c = 0, p.cols - 1 do
       local cell = p.cells[r * p.cols + c + 1]
       if cell and (cell.t or cell.o or cell.b) then
-        local fill, text = node(kind, cell)
-        out[#out + 1] = ("\\node[fill=%s] at (%d,%d) {%s};\n")
-          :format(fill, r + dr, c + dc, text)
+        nodes[#nodes + 1] = { r = r, c = c, cell = cell, i = #nodes }
       end
     end
+  end
+  -- CuTe writes TV cells thread by thread, value by value
+  table.sort(nodes, function(a, b)
+    local x, y = a.cell, b.cell
+    if x.t and y.t and (x.t ~= y.t or x.v ~= y.v) then
+      return x.t < y.t or (x.t == y.t and x.v < y.v)
+    end
+    return a.i < b.i
+  end)
+  for _, nd in ipairs(nodes) do
+    local fill, text = node(kind, nd.cell)
+    out[#out + 1] = ("\\node[fill=%s] at (%d,%d) {%s};\n")
+      :format(fill, nd.r + dr, nd.c + dc, text)
   end
   out[#out + 1] = ("\\draw[color=black,thick,shift={(-0.5,-0.5)}] (%d,%d) "
     .. "grid (%d,%d);\n\n"):format(dr, dc, dr + p.rows, dc + p.cols)
