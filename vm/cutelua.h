@@ -107,7 +107,10 @@ void cutelua_options_init(cutelua_options *opt);
  *     cutelua_close(S); */
 cutelua_state *cutelua_open(const cutelua_options *opt);
 
-/* Frees everything the state holds; NULL is allowed. */
+/* Frees everything the state holds (layouts read back stay valid: they are
+ * copies); NULL is allowed.
+ *     cutelua_close(S);
+ *     S = NULL; */
 void cutelua_close(cutelua_state *S);
 
 /* ----------------------------------------------------------- run code -- */
@@ -147,7 +150,9 @@ typedef struct cutelua_layout {
   char text[CUTE_MAX_TEXT];          /* CuTe text "(4,(2,2)):(1,(4,8))"    */
 } cutelua_layout;
 
-/* Number of values the last successful run returned. */
+/* Number of values the last run returned (0 after a failed run).
+ *     cutelua_run_string(S, "return 1, 2, 3", NULL);
+ *     cutelua_nresults(S);                // 3 */
 int cutelua_nresults(const cutelua_state *S);
 
 /* Result i (1-based) of the last run, as a layout.

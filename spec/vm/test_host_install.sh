@@ -42,6 +42,18 @@ if command -v pkg-config >/dev/null && command -v make >/dev/null; then
   [ "$rc" -eq 0 ] || echo "$out$err" >&2
   LD_LIBRARY_PATH=$prefix/lib run "$tmp/pc/host"
   is "host via pkg-config runs" "$out" "$expected"
+
+  # The example at the top of cutelua.h, as written there.
+  awk '/^ \*     #include <cutelua.h>/ { on = 1 }
+       on { sub(/^ \*(     )?/, ""); print }  # (mawk: no {n})
+       on && /^}$/ { exit }' "$2/vm/cutelua.h" >"$tmp/pc/doc.c"
+  PKG_CONFIG_PATH=$prefix/lib/pkgconfig run sh -c "cc -std=c99 -pedantic \
+    -Wall -Wextra -Werror -o '$tmp/pc/doc' '$tmp/pc/doc.c' \
+    \$(pkg-config --cflags --libs cutelua)"
+  is "cutelua.h example builds" "$rc" "0"
+  [ "$rc" -eq 0 ] || echo "$out$err" >&2
+  LD_LIBRARY_PATH=$prefix/lib run "$tmp/pc/doc"
+  is "cutelua.h example runs" "$out" "(4,8):(1,4) has 2 modes, shape[1] = 8"
 else
   bad "pkg-config or make missing"
 fi
