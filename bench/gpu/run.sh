@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# bench/gpu/run.sh -- the CUDA bridge on a GPU machine, in one call: every
+# #gpu check (spec/lua/cuda_*_spec.lua through bench/gpu/minibusted.lua, as
+# the machine has no busted), then bench/gpu/bench.lua's table.
+#
+#   bench/gpu/run.sh [build-dir]      (default: $BUILD_DIR or build)
+#
+# The build is made elsewhere and carried; the machine needs the NVIDIA
+# driver and NVRTC (CUDA_HOME or /usr/local/cuda), not Lua: the runner is
+# build/vm/cutelua when it preloads cute.cuda.core, else the build's
+# bench/gpu/cutelua-gpu (cuda/CMakeLists.txt), both with Lua linked in.
+# Logs go to $OUT (if set) as specs.log and bench.log.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-${BUILD_DIR:-build}}
+out=${OUT:-$(mktemp -d)}
+
+runner=$build/bench/gpu/cutelua-gpu
+if [ -x "$build/vm/cutelua" ] &&
+   "$build/vm/cutelua" -e 'require "cute.cuda.core"' >/dev/null 2>&1; then
+  runner=$build/vm/cutelua
+fi
+if [ ! -x "$runner" ]; then
+  echo "run.sh: no runner in $build (build cuda/ with liblua5.4.a)" >&2
+  exit 2
+fi
+export CUTELUA_RUNNER=$PWD/$runner
+export LUA_PATH="stdlib/?.lua;stdlib/?/init.lua;spec/lua/?.lua;bench/gpu/?.lua"
+export CUTELUA_CACHE_DIR=${CUTELUA_CACHE_DIR:-$(mktemp -d)}
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
+  --format=csv 2>/dev/null || echo "(nvidia-smi unavailable)"
+echo "== #gpu checks with $runner =="
+"$runner" bench/gpu/minibusted.lua spec/lua/cuda_compile_spec.lua \
+  spec/lua/cuda_gpu_spec.lua 2>&1 | tee "$out/specs.log"
+specs=${PIPESTATUS[0]}
+echo "== bench =="
+"$runner" bench/gpu/bench.lua 2>&1 | tee "$out/bench.log"
+bench=${PIPESTATUS[0]}
+echo "specs: $(tail -n 1 "$out/specs.log" | grep -o '^[0-9].*pending' || echo FAILED)"
+[ "$specs" -eq 0 ] && [ "$bench" -eq 0 ]
