@@ -182,10 +182,11 @@ static void print_results(lua_State *L) {
   luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
   lua_getglobal(L, "print");
   lua_insert(L, 1);
-  if (lua_pcall(L, n, 0, 0) != LUA_OK)
-    prog_report(L, (lua_pushfstring(L, "error calling 'print' (%s)",
-                                    lua_tostring(L, -1)),
-                    LUA_ERRRUN));
+  if (lua_pcall(L, n, 0, 0) != LUA_OK) {
+    lua_pushfstring(L, "error calling 'print' (%s)", lua_tostring(L, -1));
+    lua_remove(L, -2);
+    prog_report(L, LUA_ERRRUN);
+  }
 }
 
 /* --------------------------------------------------------- completion -- */
@@ -211,19 +212,24 @@ static void add_match(const char *head, size_t nhead, const char *name) {
   repl.match[repl.nmatch++] = s;
 }
 
-/* The table of names reachable from the value at the top: the value if a
- * table, else (or next) its metatable's __index table.  Raw access only:
- * completing must run no metamethod. */
-static int names_table(lua_State *L) {
-  if (lua_type(L, -1) == LUA_TTABLE)
-    return 1;
+/* Replaces the value at the top by its metatable's __index; 0 if it has
+ * no metatable.  Raw access only: completing must run no metamethod. */
+static int to_index(lua_State *L) {
   if (!lua_getmetatable(L, -1))
     return 0;
   lua_remove(L, -2);
   lua_pushliteral(L, "__index");
   lua_rawget(L, -2);
   lua_remove(L, -2);
-  return lua_type(L, -1) == LUA_TTABLE;
+  return 1;
+}
+
+/* The table of names reachable from the value at the top: the value if a
+ * table, else its metatable's __index table (a userdata's methods). */
+static int names_table(lua_State *L) {
+  if (lua_type(L, -1) == LUA_TTABLE)
+    return 1;
+  return to_index(L) && lua_type(L, -1) == LUA_TTABLE;
 }
 
 /* Candidates for `text` ("cute.lay", "A:sh", "pri"), under lua_pcall. */
@@ -251,14 +257,8 @@ static int collect(lua_State *L) {
         add_match(text, (size_t)(tail - text), k);
       lua_pop(L, 1);
     }
-    if (tail == text)
-      break;       /* globals: _G's own names only */
-    if (!lua_getmetatable(L, -1))
-      break;       /* a module table: no inherited names */
-    lua_remove(L, -2);
-    lua_pushliteral(L, "__index");
-    lua_rawget(L, -2);
-    lua_remove(L, -2);
+    if (tail == text || !to_index(L))
+      break;  /* globals are _G's own names; inherited names come next */
   }
   for (i = 0; tail == text && keywords[i] != NULL; i++)
     if (strncmp(keywords[i], text, strlen(text)) == 0)
@@ -291,7 +291,7 @@ static char **complete(const char *text, int start, int end) {
 /* Names end at operators and brackets, not at '.' or ':'. */
 static const char word_breaks[] = " \t\n\"'`@$><=;|&{}()[],+-*/%^~#";
 
-static void edit_start(lua_State *L) {
+static void edit_start(void) {
   const char *env = getenv("CUTELUA_HISTORY"), *home = getenv("HOME");
   repl.edit = isatty(STDIN_FILENO);
   if (!repl.edit)
@@ -310,7 +310,6 @@ static void edit_start(lua_State *L) {
   stifle_history(HISTORY_MAX);
   if (repl.history[0] != '\0')
     read_history(repl.history);
-  (void)L;
 }
 
 static void edit_end(void) {
@@ -320,7 +319,7 @@ static void edit_end(void) {
   repl.match = NULL;
 }
 #else
-static void edit_start(lua_State *L) { (void)L; }
+static void edit_start(void) { (void)L; }
 static void edit_end(void) {}
 #endif
 
@@ -329,7 +328,7 @@ void prog_repl(lua_State *L) {
   int status;
   repl.L = L;
   prog_keep_sigint();
-  edit_start(L);
+  edit_start();
   while ((status = load_input(L)) != -1) {
     if (status == LUA_OK)
       status = prog_docall(L, 0, LUA_MULTRET);
