@@ -319,7 +319,7 @@ static void edit_end(void) {
   repl.match = NULL;
 }
 #else
-static void edit_start(void) { (void)L; }
+static void edit_start(void) {}
 static void edit_end(void) {}
 #endif
 
