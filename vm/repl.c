@@ -75,6 +75,7 @@ static char *plain_line(const char *prompt) {
 /* Ctrl-C at the prompt ends the read like end of input does: drop the line
  * and prompt again, as a shell does. */
 static char *read_line(const char *prompt) {
+  prog_idle_sigint();  /* forget one that came while a statement started */
   for (;;) {
     char *line;
 #ifdef CUTELUA_HAVE_EDIT
