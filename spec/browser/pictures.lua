@@ -1,0 +1,152 @@
+-- spec/browser/pictures.lua OUT -- writes the pictures the browser test
+-- renders, a list of screenshots to take (OUT/shots.txt: page, png,
+-- width, height, address suffix) and the pixels to check in them
+-- (OUT/probes.json, read by check_png.py).  Where a cell lands comes from
+-- the SVG renderer's own geometry; what colour it must have comes from
+-- the model (a thread's colour, a bank's colour, the conflict frame, the
+-- HTML highlight), so the test checks that the browser draws what the
+-- picture says, and that the page's script runs.
+local cute = require "cute"
+local atom = require "cute.atom"
+local picture = require "cute.picture"
+local svg = require "cute.picture.svg"
+local palette = require "cute.picture.palette"
+
+local out = assert(arg[1], "usage: pictures.lua OUT")
+local shots, probes = {}, {}
+
+local function write(name, text)
+  local f = assert(io.open(out .. "/" .. name, "w"))
+  f:write(text)
+  f:close()
+end
+
+-- One picture: written as `name`, shot as png (through `suffix`, an
+-- address fragment); checks(g, model) returns the pixels to check.
+local function shot(name, png, obj, opts, suffix, checks)
+  local m = picture.model(obj, opts)
+  local g = svg.geometry(m, opts)
+  write(name, picture.render(obj, name:match "%.(%w+)$", opts))
+  local w, h = math.max(400, g.width + 16), math.max(300, g.height + 16)
+  shots[#shots + 1] = ("%s %s %d %d %s"):format(name, png, w, h, suffix or "")
+  probes[#probes + 1] = { png = png, checks = checks(g, m, h) }
+end
+
+-- A pixel `inset` pixels into cell (r, c) of panel p (inside its fill,
+-- clear of the grid line and of the centred text).
+local function at(g, p, r, c, inset)
+  local x, y = g.rect(p, r, c)
+  return x + (inset or 3), y + (inset or 3)
+end
+
+local function is(x, y, colour, what)
+  return { x = x, y = y, rgb = colour, what = what }
+end
+
+local function isnt(x, y, colour, what)
+  return { x = x, y = y, ["not"] = colour, what = what }
+end
+
+-- 1. The paper's Figure 6 as an SVG: one colour per thread.
+shot("fig6.svg", "fig6.png", cute.layout "((4,8),2):((16,1),8)",
+  { tile = { 8, 8 }, cell = 40 }, nil, function(g, m)
+    local p = m.panels[1]
+    local c = {}
+    for _, x in ipairs { { 0, 0, 0 }, { 0, 1, 0 }, { 0, 2, 1 }, { 1, 2, 5 },
+                         { 7, 7, 31 } } do
+      local px, py = at(g, p, x[1], x[2])
+      c[#c + 1] = is(px, py, palette.thread(x[3]),
+        ("cell (%d,%d) is thread %d's"):format(x[1], x[2], x[3]))
+    end
+    return c
+  end)
+
+-- 2. Seed 003's 256 threads over the 128 x 128 C tile: thread 0's four
+-- blocks share its colour; its neighbours differ.
+local perm = cute.layout "(16,4):(4,1)"
+local fma = atom.make_tiled_mma("UniversalFMA", cute.layout_right { 16, 16, 1 },
+  { perm, perm })
+shot("seed003.svg", "seed003.png", fma:get_layoutC_TV { 128, 128 },
+  { tile = { 128, 128 }, data = cute.layout_right { 128, 128 }, cell = 6 }, nil,
+  function(g, m)
+    local p, c = m.panels[1], {}
+    for _, rc in ipairs { { 0, 0 }, { 3, 3 }, { 64, 0 }, { 3, 64 }, { 67, 67 } } do
+      local x, y = at(g, p, rc[1], rc[2])
+      c[#c + 1] = is(x, y, palette.thread(0),
+        ("(%d,%d) belongs to thread 0"):format(rc[1], rc[2]))
+    end
+    local x, y = at(g, p, 0, 4)
+    c[#c + 1] = is(x, y, palette.thread(1), "(0,4) belongs to thread 1")
+    c[#c + 1] = isnt(x, y, palette.thread(0), "(0,4) is not thread 0's")
+    x, y = at(g, p, 4, 0)
+    c[#c + 1] = is(x, y, palette.thread(16), "(4,0) belongs to thread 16")
+    return c
+  end)
+
+-- 3. Bank conflicts: a column read of a row-major f32 tile conflicts
+-- 32 ways (red frames); the Sw<5,0,5> swizzle removes them.
+local smem = cute.layout_right { 32, 32 }
+local rows = cute.layout "(32,32):(1,32)"
+local function banks(name, layout, conflicted)
+  local r = picture.bank_conflicts(layout, rows)
+  shot(name .. ".svg", name .. ".png", r, { cell = 24 }, nil, function(g, m)
+    local p, c = m.panels[1], {}
+    for _, rc in ipairs { { 0, 0 }, { 5, 7 }, { 31, 31 } } do
+      local cell = r.cells[rc[1] + 32 * rc[2] + 1]
+      local x, y = at(g, p, rc[1], rc[2], 2)
+      local what = ("(%d,%d) bank %d"):format(rc[1], rc[2], cell.bank)
+      if conflicted then
+        c[#c + 1] = is(x, y, palette.conflict, what .. ": framed in red")
+      else
+        c[#c + 1] = is(x, y, palette.bank(cell.bank), what .. ": no frame")
+      end
+      x, y = at(g, p, rc[1], rc[2], 6)
+      c[#c + 1] = is(x, y, palette.bank(cell.bank), what .. ": bank colour")
+    end
+    return c
+  end)
+end
+banks("banks", smem, true)
+banks("banks_swizzled", cute.composed(cute.swizzle(5, 0, 5), 0, smem), false)
+
+-- 4. An MMA atom as an HTML page, selecting C(0,0) from the address: the
+-- script highlights thread 0's cells of C and shows the bar.
+local sm80 = atom.mma_atom "SM80_16x8x16_F32F16F16F32_TN"
+local function page(png, suffix, selected)
+  shot("mma.html", png, sm80, { cell = 32 }, suffix, function(g, m, h)
+    local C, A = m.panels[3], m.panels[1]
+    local c = {}
+    local x, y = at(g, C, 0, 1)
+    c[#c + 1] = is(x, y, selected and palette.highlight or palette.thread(0),
+      "C(0,1) is T0 V1" .. (selected and ", highlighted" or ""))
+    x, y = at(g, C, 0, 2)
+    c[#c + 1] = is(x, y, palette.thread(1), "C(0,2) is T1, not highlighted")
+    x, y = at(g, A, 0, 0)
+    c[#c + 1] = is(x, y, palette.thread(0), "A(0,0) T0 V0: another panel")
+    c[#c + 1] = (selected and is or isnt)(4, h - 4, "#222222",
+      "the hover bar " .. (selected and "shows" or "is hidden"))
+    return c
+  end)
+end
+page("mma.png", nil, false)
+page("mma_selected.png", "#p=C&m=0&n=0", true)
+
+write("shots.txt", table.concat(shots, "\n") .. "\n")
+
+-- probes.json by hand: numbers and plain strings only.
+local function json(v)
+  if type(v) == "table" then
+    if #v > 0 or next(v) == nil then
+      local t = {}
+      for i, x in ipairs(v) do t[i] = json(x) end
+      return "[" .. table.concat(t, ",") .. "]"
+    end
+    local t = {}
+    for k, x in pairs(v) do t[#t + 1] = json(k) .. ":" .. json(x) end
+    table.sort(t)
+    return "{" .. table.concat(t, ",") .. "}"
+  end
+  if type(v) == "string" then return '"' .. v:gsub('[\\"]', "\\%0") .. '"' end
+  return tostring(v)
+end
+write("probes.json", json(probes) .. "\n")
