@@ -47,16 +47,20 @@ function M.extent(L, op)
 end
 
 --- A data layout (or a swizzled ComposedLayout): one cell per coordinate,
--- holding the offset, filled with CuTe's print_latex greys.
+-- holding the offset, filled with CuTe's print_latex greys -- or, where
+-- opts.highlight(m, n, offset) is true, in thread 0's colour (to show a
+-- slice or a tile of the layout).
 function M.layout(L, opts)
   local rows, cols = M.extent(L, "show")
   local p = M.panel("", rows, cols)
   for m = 0, rows - 1 do
     for n = 0, cols - 1 do
       local o = cols > 1 and L(m, n) or L(m)
-      local int = math.type(o) == "integer"
-      M.put(p, m, n, { text = { cell_text(o) }, o = cell_text(o),
-        fill = int and palette.offset(o) or "#ffffff" })
+      local fill = math.type(o) == "integer" and palette.offset(o) or "#ffffff"
+      if opts.highlight and opts.highlight(m, n, o) then
+        fill = palette.thread(0)
+      end
+      M.put(p, m, n, { text = { cell_text(o) }, o = cell_text(o), fill = fill })
     end
   end
   -- CuTe's print_latex shows a rank-1 layout as (L, 1:0)
