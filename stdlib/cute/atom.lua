@@ -36,8 +36,10 @@ local function modes(L)
   return t
 end
 
+-- CuTe text or a shape table ({2,2,1}: compact column-major) as a Layout.
 local function as_layout(x)
   if type(x) == "string" then return core.layout(x) end
+  if type(x) == "table" and getmetatable(x) == nil then return core.layout(x) end
   return x
 end
 
@@ -117,7 +119,8 @@ function M.mma_atom(spec)
 end
 
 --- A copy atom from the catalog or a spec, its bit layouts read as values
--- of `value_type` bits (CuTe's Copy_Atom<Op, T>: recast from bits).
+-- of `value_type` bits (CuTe's Copy_Atom<Op, T>: recast from bits); with
+-- no value type the layouts stay in bits.
 function M.copy_atom(spec, value_type)
   if type(spec) == "string" then spec = catalog_entry(spec, "copy") end
   local bits = M.type_bits(value_type or 1)
