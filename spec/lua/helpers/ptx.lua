@@ -46,7 +46,7 @@ P.m8n8k4_f64 = {
   C = function(l, i) return g(l), 2 * q(l) + i end,
 }
 
--- 9.7.15.5.1 wgmma register fragments, .m64nNk16: warp w = t / 32 of the
+-- 9.7.15.5.1.1.1 "Matrix Fragments for wgmma.mma_async.m64nNk16": warp w = t / 32 of the
 -- warpgroup owns rows 16w..16w+15.
 --   D: row = 16w + groupID + 8 ((i % 4) / 2); col = 8 (i / 4) + 2 tig + i % 2
 --   A (registers): row = 16w + groupID + 8 ((i % 4) / 2);
@@ -62,8 +62,8 @@ P.wgmma = {
   end,
 }
 
--- "Warp-level matrix load instruction: ldmatrix", .m8n8 .b16, in 16-bit
--- elements: matrix j (of .num = 1, 2, 4) is addressed by lanes 8j..8j+7,
+-- 9.7.14.5.15 "Warp-level matrix load instruction: ldmatrix", .m8n8 .b16,
+-- in 16-bit elements: matrix j (of .num = 1, 2, 4) is addressed by lanes 8j..8j+7,
 -- one row each; lane l receives in register j the elements (l/4, 2(l%4)+i)
 -- of matrix j, or (2(l%4)+i, l/4) with .trans.  Results are (matrix,
 -- row, col).

@@ -1,7 +1,7 @@
 --- SM75 ldmatrix atoms (cutlass cute/atom/copy_traits_sm75.hpp).
 --
--- PTX ISA, section "Warp-level matrix load instruction: ldmatrix" (under
--- 9.7.14, Warp Level Matrix Multiply-Accumulate Instructions).  Each 8x8 matrix of 16-bit elements has its 8 rows addressed
+-- PTX ISA 9.7.14.5.15 "Warp-level matrix load instruction: ldmatrix"
+-- (ISA 8.x numbering).  Each 8x8 matrix of 16-bit elements has its 8 rows addressed
 -- by 8 consecutive lanes (matrix j by lanes 8j..8j+7); lane l receives, in
 -- register j, elements (l/4, 2(l%4) + i) of matrix j, i = 0, 1 -- or, with
 -- .trans, elements (2(l%4) + i, l/4).  Layouts are in bits: the source
@@ -11,7 +11,7 @@ local entries = {}
 
 local function ldsm(name, ptx, src, dst)
   entries[#entries + 1] = { name = name, kind = "copy", ptx = ptx,
-    isa = "PTX ISA 9.7.14: Warp-level matrix load instruction: ldmatrix",
+    isa = "PTX ISA 9.7.14.5.15 Warp-level matrix load instruction: ldmatrix",
     thr_id = "32:1", src = src, dst = dst }
 end
 

@@ -1,10 +1,11 @@
 --- SM90 warpgroup MMA atoms, wgmma.mma_async m64nNk16 for 16-bit inputs
 -- (cutlass cute/atom/mma_traits_sm90_gmma.hpp).
 --
--- PTX ISA 9.7.15.5.1 "Register Fragments and Shared Memory Matrix
--- Layouts" (ISA 8.x): 128 threads (4 warps); warp w owns rows 16w..16w+15
--- of the 64-row accumulator D, laid out like mma.m16n8k16's C repeated
--- N/8 times along N:
+-- PTX ISA 9.7.15.5.1.1.1 "Matrix Fragments for wgmma.mma_async.m64nNk16"
+-- (under 9.7.15.5.1 "Register Fragments and Shared Memory Matrix
+-- Layouts", ISA 8.x numbering): 128 threads (4 warps); warp w owns rows
+-- 16w..16w+15 of the 64-row accumulator D, laid out like mma.m16n8k16's C
+-- repeated N/8 times along N:
 --   row = 16w + groupID + 8 ((i % 4) / 2),  col = 8 (i / 4) + 2 tig + i % 2
 -- A from registers (RS) has the same form over the 64x16 tile.  Operands
 -- in shared memory (SS: A and B; RS: B) are read through a matrix
@@ -22,8 +23,8 @@ local function smem(mn)
 end
 
 local A_RS = "((4,8,4),(2,2,2)):((128,1,16),(64,8,512))"
-local ISA = "PTX ISA 9.7.15.5.1 Register Fragments and Shared Memory "
-  .. "Matrix Layouts (wgmma .m64nNk16)"
+local ISA = "PTX ISA 9.7.15.5.1.1.1 Matrix Fragments for "
+  .. "wgmma.mma_async.m64nNk16"
 
 local types = {
   { "F32F16F16", "f32.f16.f16" },
