@@ -342,7 +342,7 @@ static cute_status read_layout(parser *P, cute_layout *L)
 static cute_status read_swizzle(parser *P, cute_swizzle *sw)
 {
   const char *at;
-  int b, m, s;
+  int b = 0, m = 0, s = 0;
   cute_status st;
   skip_ws(P);
   at = P->p;

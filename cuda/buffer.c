@@ -159,7 +159,7 @@ cute_cuda_status cute_cuda_check_copy(cute_cuda_ptr src, const cute_layout *Ls,
                                       cute_cuda_error *err)
 {
   size_t es = (size_t)cute_cuda_dtype_size(t);
-  char *sm = NULL, *dm = NULL, *sb, *db;
+  char *sm = NULL, *dm = NULL, *sb = NULL, *db = NULL;
   int64_t n, count, j;
   cute_cuda_status s;
   *bad = -1;
