@@ -428,8 +428,9 @@ local function config_key(cfg)
     c.group, tostring(c.swizzle) }, ",")
 end
 
---- prepare(cfg, A, B, C) -> launch handle (call it to run), plan: the
--- kernel for cute.cuda tensors A, B (bf16 or f16) and C (f32, bf16, f16).
+--- prepare(cfg, A, B, C) -> launch handle (call it to run), plan, kernel
+-- (cute.cuda.kernel) for cute.cuda tensors A, B (bf16 or f16) and C (f32,
+-- bf16, f16).
 function G.prepare(cfg, A, B, C)
   local cuda = require "cute.cuda"
   if A.dtype ~= B.dtype then fail("A is %s but B is %s", A.dtype, B.dtype) end
@@ -448,7 +449,7 @@ function G.prepare(cfg, A, B, C)
   end
   local p = e.plan
   return e.kernel:prepare { grid = p.grid, block = p.block, smem = p.smem,
-    args = { A, B, C } }, p
+    args = { A, B, C } }, p, e.kernel
 end
 
 --- run(cfg, A, B, C): C = A B on the device (asynchronous); returns the plan.

@@ -121,7 +121,7 @@ for si, n in ipairs(sizes) do
   local C = cuda.tensor(cuda.buffer("bf16", n * n), lay)
   for _, c in ipairs(configs) do
     C.buffer:random(7, 1000, 2000)   -- poison: far from any result
-    local ok, h, plan = pcall(G.prepare, c[2], A, B, C)
+    local ok, h, plan, kernel = pcall(G.prepare, c[2], A, B, C)
     if not ok then
       rows[#rows + 1] = { n, c[1], 0, "refused: " .. tostring(h), "", "" }
     else
@@ -129,6 +129,10 @@ for si, n in ipairs(sizes) do
       local cmp = cuda.compare(C.buffer, ref.buffer, 1 / 64, 0.5)
       local f64 = f64_check(Ab, Bb, C.buffer, n)
       local ms = cuda.time(h)
+      if out_dir and si == #sizes and kernel.binary.kind == "cubin" then
+        local f = io.open(("%s/%s.cubin"):format(out_dir, c[1]:gsub("%W", "_")), "wb")
+        if f then f:write(kernel.binary.image) f:close() end
+      end
       rows[#rows + 1] = { n, c[1] .. " " .. plan.info.swizzle_A, ms, cmp.bad,
         ("%.1e"):format(cmp.rel_norm), ("%.1e"):format(f64) }
       if cmp.bad == 0 and f64 < 1e-2 and (not best[n] or ms < best[n].ms) then
