@@ -10,7 +10,8 @@ PACKAGES=(
   lua5.4 liblua5.4-dev lua-busted    # Lua runtime, headers, spec runner
   libedit-dev                        # REPL line editing
   tmux                               # drives the REPL test
-  chromium                           # renders layout pictures (browser test)
+  chromium python3                   # renders and checks layout pictures
+                                     # (spec/browser; skipped without them)
 )
 
 missing=()
