@@ -24,12 +24,12 @@ for _, a in ipairs(arg or {}) do sizes[#sizes + 1] = tonumber(a) end
 if #sizes == 0 then sizes = { 4096, 8192 } end
 
 local configs = {
-  { "128x256x32 w2x4 s4", {} },
-  { "128x256x32 w2x4 s5", { stages = 5 } },
-  { "128x256x64 w2x4 s3", { BK = 64, stages = 3 } },
-  { "256x128x32 w4x2 s4", { BM = 256, BN = 128, warps = { 4, 2 } } },
+  { "128x256x32 w2x4 s4", { BK = 32, stages = 4 } },
+  { "128x256x32 w2x4 s5", { BK = 32, stages = 5 } },
+  { "128x256x64 w2x4 s3", {} },   -- the default
+  { "256x128x32 w4x2 s4", { BM = 256, BN = 128, BK = 32, warps = { 4, 2 }, stages = 4 } },
   { "256x128x64 w4x2 s3", { BM = 256, BN = 128, BK = 64, warps = { 4, 2 }, stages = 3 } },
-  { "128x128x32 w2x2 s4", { BN = 128, warps = { 2, 2 } } },
+  { "128x128x32 w2x2 s4", { BN = 128, BK = 32, warps = { 2, 2 }, stages = 4 } },
   { "128x128x64 w2x2 s3", { BN = 128, BK = 64, warps = { 2, 2 }, stages = 3 } },
 }
 local only = os.getenv("GEMM_CONFIGS")

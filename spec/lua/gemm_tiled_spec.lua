@@ -64,9 +64,12 @@ end
 
 -- The cases: configuration, layouts (M,K), (N,K), (M,N), dtypes.
 local cases = {
-  { "default 128x256x32, 2x4 warps, 4 stages; row-major C",
+  { "default 128x256x64, 2x4 warps, 3 stages; row-major C",
     {}, "(128,256):(256,1)", "(256,256):(256,1)", "(128,256):(256,1)",
     { ab = "bf16", c = "f32" } },
+  { "128x256x32, 2x4 warps, 4 stages; row-major C in bf16",
+    { BK = 32, stages = 4 }, "(128,256):(256,1)", "(256,256):(256,1)",
+    "(128,256):(256,1)", { ab = "bf16", c = "bf16" } },
   { "64x64x32, 2x2 warps, 3 stages; column-major C in bf16",
     { BM = 64, BN = 64, BK = 32, warps = { 2, 2 }, stages = 3 },
     "(128,160):(160,1)", "(128,160):(168,1)", "(128,128):(1,128)",
@@ -83,12 +86,12 @@ local cases = {
 
 describe("gemm_tiled layouts", function()
   it("lets the algebra choose the swizzle", function()
-    local p32 = G.build({}, cute.layout "(128,64):(64,1)", cute.layout "(256,64):(64,1)",
+    local p32 = G.build({ BK = 32, stages = 4 }, cute.layout "(128,64):(64,1)", cute.layout "(256,64):(64,1)",
       cute.layout "(128,256):(256,1)")
     assert.equal("Sw<2,3,3>", p32.info.swizzle_A)
     assert.equal("Sw<2,3,3>", p32.info.swizzle_B)
     assert.equal("Sw<0,3,1>: 0+96", p32.info.tried_A[1])   -- no swizzle conflicts
-    local p64 = G.build({ BK = 64, stages = 3 }, cute.layout "(128,64):(64,1)",
+    local p64 = G.build({}, cute.layout "(128,64):(64,1)",
       cute.layout "(256,64):(64,1)", cute.layout "(128,256):(256,1)")
     assert.equal("Sw<3,3,3>", p64.info.swizzle_A)
     assert.equal(3 * (128 + 256) * 64 * 2, p64.smem)
@@ -106,14 +109,14 @@ describe("gemm_tiled layouts", function()
   it("refuses what the kernel cannot run, saying why", function()
     local B, C = cute.layout "(256,64):(64,1)", cute.layout "(128,256):(256,1)"
     assert.has_error(function() G.build({}, cute.layout "(128,64):(1,128)", B, C) end,
-      "gemm_tiled: the 8-element copy vector of (128,32):(1,128) is not contiguous "
+      "gemm_tiled: the 8-element copy vector of (128,64):(1,128) is not contiguous "
       .. "(8:128): A and B must be K-major")
     assert.has_error(function() G.build({}, cute.layout "(100,64):(64,1)", B,
       cute.layout "(100,256):(256,1)") end,
-      "gemm_tiled: M=100 N=256 K=64 must be multiples of the tile 128x256x32")
+      "gemm_tiled: M=100 N=256 K=64 must be multiples of the tile 128x256x64")
     assert.has_error(function() G.build({ BK = 16 }, cute.layout "(128,64):(64,1)", B, C) end)
     assert.has_error(function() G.build({}, cute.layout "(128,64):(68,1)", B, C) end,
-      "gemm_tiled: stride 68 of (128,32):(68,1) breaks the 16-byte alignment of the copies")
+      "gemm_tiled: stride 68 of (128,64):(68,1) breaks the 16-byte alignment of the copies")
   end)
 end)
 
