@@ -336,4 +336,10 @@ function cuda.time(fn, opts)
   return t[(#t + 1) // 2], t
 end
 
+--- The paper's generic GEMM (2.6.2) on tensors compatible with (M,K),
+-- (N,K), (M,N) [and a batch mode L]; see cute.gemm.
+function cuda.gemm(A, B, C, opts)
+  return require("cute.gemm").gemm(A, B, C, opts)
+end
+
 return cuda
