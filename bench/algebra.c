@@ -76,8 +76,9 @@ static cute_status op_left_inverse(const bench_case *c, cute_layout *out,
   return cute_left_inverse(out, &c->A, err);
 }
 
-/* The typical layouts: a paper example, nested tiles, a TV layout, a
- * row-major tile, a gapped and a stride-0 (broadcast) layout. */
+/* The typical layouts: compact, nested tiles, a TV layout, a row-major
+ * tile, gapped ones.  Each operation adds its special cases below (stride-0
+ * modes, cotargets, by-mode tilers). */
 #define BENCH_LAYOUTS(X)                                                      \
   X("(4,8):(1,4)") X("((2,2),(4,2)):((1,8),(2,16))")                          \
   X("(8,(4,2)):(16,(1,128))") X("((4,8),2):((16,1),8)") X("(128,64):(64,1)")  \
@@ -104,7 +105,7 @@ static bench_case complement_cases[] = {
 };
 #define BENCH_PAIR(x, y) {.a = x, .b = y},
 static bench_case composition_cases[] = {
-  BENCH_PAIR("(6,2):(8,2)", "(4,3):(3,1)")       /* paper 3.3.3 */
+  BENCH_PAIR("(6,2):(8,2)", "(4,3):(3,1)")       /* CuTe's algebra docs */
   BENCH_PAIR("20:2", "(5,4):(4,1)")
   BENCH_PAIR("(10,2):(16,4)", "(5,4):(1,5)")
   BENCH_PAIR("((2,2),(4,2)):((1,8),(2,16))", "(4,4):(1,4)")
