@@ -100,30 +100,27 @@ function cute.make_layout(first, ...)
 end
 
 -- Heavier parts load on first use, so `require "cute"` stays cheap (REPL
--- start, warm GPU start): cute.cuda, the atom catalog, TV layouts, pictures.
-local lazy = {
-  cuda = {"cute.cuda"},
-  atoms = {"cute.atoms"},
-  make_layout_tv = {"cute.tv", "make_layout_tv"},
-  tv_partition = {"cute.tv", "tv_partition"},
-  mma_atom = {"cute.atom", "mma_atom"},
-  copy_atom = {"cute.atom", "copy_atom"},
-  make_tiled_mma = {"cute.atom", "make_tiled_mma"},
-  make_tiled_copy = {"cute.atom", "make_tiled_copy"},
-  make_tiled_copy_A = {"cute.atom", "make_tiled_copy_A"},
-  make_tiled_copy_B = {"cute.atom", "make_tiled_copy_B"},
-  make_tiled_copy_C = {"cute.atom", "make_tiled_copy_C"},
-  show = {"cute.picture", "show"},
-  render = {"cute.picture", "render"},
-  bank_conflicts = {"cute.picture", "bank_conflicts"},
-}
+-- start, warm GPU start).  Functions are forwarding stubs, so they are real
+-- keys (the REPL completes them); the two submodules load on first access.
+local function forward(module, name)
+  return function(...) return require(module)[name](...) end
+end
+for module, names in pairs {
+  ["cute.tv"] = {"make_layout_tv", "tv_partition"},
+  ["cute.atom"] = {"mma_atom", "copy_atom", "make_tiled_mma",
+                   "make_tiled_copy", "make_tiled_copy_A",
+                   "make_tiled_copy_B", "make_tiled_copy_C"},
+  ["cute.picture"] = {"show", "render", "bank_conflicts"},
+} do
+  for _, name in ipairs(names) do cute[name] = forward(module, name) end
+end
+local submodules = {cuda = "cute.cuda", atoms = "cute.atoms"}
 setmetatable(cute, {__index = function(t, name)
-  local where = lazy[name]
-  if not where then return nil end
-  local m = require(where[1])
-  local v = where[2] and m[where[2]] or m
-  rawset(t, name, v)
-  return v
+  local module = submodules[name]
+  if not module then return nil end
+  local m = require(module)
+  rawset(t, name, m)
+  return m
 end})
 
 -- Operator sugar.  __concat (A .. B) is in C; composition needs tilers.
