@@ -193,6 +193,11 @@ static void test_identities(void)
   /* A basis path into a nested mode: 1@0@1 is sub-mode 0 of mode 1. */
   comp("(4,(3,5)):(1,(4,12))", "5:1@1@1", "5:12");
   comp("(4,(3,5)):(1,(4,12))", "3:1@0@1", "3:4");
+  /* An integer's mode 0 is itself, at any level of the path (this read
+   * an uninitialised leaf count before the tiler's one-pass rewrite). */
+  comp("7:3", "4:1@0", "4:3");
+  comp("(4,5):(1,4)", "(2,5):(2@0,1@0@1)", "(2,5):(2,4)");
+  fails("7:3", "2:1@1@0", CUTE_ERANK, "names no mode of A");
   fails("(4,6):(2,9)", "3:1@2", CUTE_ERANK, "names no mode of A");
   fails("(4,6):(2,9)", "(3,2):(1@0,1)", CUTE_ECODOMAIN, "mix");
 }
