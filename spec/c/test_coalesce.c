@@ -9,17 +9,8 @@
 
 #include <string.h>
 
-static void check_co(const char *in, const char *expected)
-{
-  cute_layout l = L(in), r;
-  cute_error e;
-  if (cute_coalesce(&r, &l, &e) != CUTE_OK) {
-    CHECK(0, "coalesce(%s): %s", in, e.msg);
-    return;
-  }
-  CHECK(strcmp(S(&r), expected) == 0, "coalesce(%s) = %s, expected %s", in,
-        S(&r), expected);
-}
+#define check_co(in, expected) \
+  CHECK_UNARY(cute_coalesce, "coalesce", in, expected)
 
 static void check_prof(const char *in, const char *profile,
                        const char *expected)

@@ -11,36 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void check_op(cute_status (*op)(cute_layout *, const cute_layout *,
-                                       cute_error *),
-                     const char *name, const char *in, const char *expected)
-{
-  cute_layout l = L(in), r;
-  cute_error e;
-  if (op(&r, &l, &e) != CUTE_OK) {
-    CHECK(0, "%s(%s): %s", name, in, e.msg);
-    return;
-  }
-  CHECK(strcmp(S(&r), expected) == 0, "%s(%s) = %s, expected %s", name, in,
-        S(&r), expected);
-}
+#define zeros(in, expected) \
+  CHECK_UNARY(cute_filter_zeros, "filter_zeros", in, expected)
+#define filter(in, expected) CHECK_UNARY(cute_filter, "filter", in, expected)
 
 static void test_examples(void)
 {
-  check_op(cute_filter_zeros, "filter_zeros", "(4,3):(1,0)", "(4,1):(1,0)");
-  check_op(cute_filter, "filter", "(4,3):(1,0)", "4:1");
-  check_op(cute_filter_zeros, "filter_zeros", "((2,2),(4,2)):((0,1),(0,2))",
-           "((1,2),(1,2)):((0,1),(0,2))");
-  check_op(cute_filter, "filter", "((2,2),(4,2)):((0,1),(0,2))", "4:1");
-  check_op(cute_filter, "filter", "((2,2),(4,2)):((0,1),(0,4))",
-           "(2,2):(1,4)");
-  check_op(cute_filter, "filter", "(4,8):(0,0)", "1:0");
-  check_op(cute_filter, "filter", "(4,8):(1,4)", "32:1");
-  check_op(cute_filter, "filter", "(3,1,5):(2,0,6)", "15:2");
-  check_op(cute_filter_zeros, "filter_zeros", "(4,8):(0@0,1@1)",
-           "(1,8):(0@0,1@1)");
-  check_op(cute_filter, "filter", "(4,8):(0@0,1@1)", "8:1@1");
-  check_op(cute_filter, "filter", "():()", "1:0");
+  zeros("(4,3):(1,0)", "(4,1):(1,0)");
+  filter("(4,3):(1,0)", "4:1");
+  zeros("((2,2),(4,2)):((0,1),(0,2))", "((1,2),(1,2)):((0,1),(0,2))");
+  filter("((2,2),(4,2)):((0,1),(0,2))", "4:1");
+  filter("((2,2),(4,2)):((0,1),(0,4))", "(2,2):(1,4)");
+  filter("(4,8):(0,0)", "1:0");
+  filter("(4,8):(1,4)", "32:1");
+  filter("(3,1,5):(2,0,6)", "15:2");
+  zeros("(4,8):(0@0,1@1)", "(1,8):(0@0,1@1)");
+  filter("(4,8):(0@0,1@1)", "8:1@1");
+  filter("():()", "1:0");
 }
 
 static int cmp64(const void *a, const void *b)

@@ -4,28 +4,12 @@
  */
 #include "testlib.h"
 
-#include <string.h>
 
-static void row(const char *l, const char *expected)
-{
-  cute_layout A = L(l), R;
-  cute_error e;
-  cute_status st = cute_left_inverse(&R, &A, &e);
-  CHECK(st == CUTE_OK, "left_inverse(%s): %s", l, st ? e.msg : "");
-  if (st == CUTE_OK)
-    CHECK_LAYOUT(R, expected);
-}
-
-static void fails(const char *l, cute_status code, const char *needle)
-{
-  cute_layout A = L(l), R;
-  cute_error e;
-  cute_status st = cute_left_inverse(&R, &A, &e);
-  CHECK(st == code, "left_inverse(%s): status %s", l, cute_status_name(st));
-  if (st != CUTE_OK)
-    CHECK(strstr(e.msg, needle) && strstr(e.msg, "left_inverse(") == e.msg,
-          "left_inverse(%s): message \"%s\" lacks \"%s\"", l, e.msg, needle);
-}
+/* Short names for this file's many rows. */
+#define row(l, expected) \
+  CHECK_UNARY(cute_left_inverse, "left_inverse", l, expected)
+#define fails(l, code, needle) \
+  CHECK_UNARY_FAILS(cute_left_inverse, "left_inverse", l, code, needle)
 
 /* L(Linv(L(k))) == L(k) for all k, with Linv(L(k)) inside L's domain. */
 static int is_left_inverse(const cute_layout *A, const cute_layout *R)

@@ -5,28 +5,12 @@
 #include "testlib.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-static void row(const char *l, const char *expected)
-{
-  cute_layout A = L(l), R;
-  cute_error e;
-  cute_status st = cute_right_inverse(&R, &A, &e);
-  CHECK(st == CUTE_OK, "right_inverse(%s): %s", l, st ? e.msg : "");
-  if (st == CUTE_OK)
-    CHECK_LAYOUT(R, expected);
-}
-
-static void fails(const char *l, cute_status code, const char *needle)
-{
-  cute_layout A = L(l), R;
-  cute_error e;
-  cute_status st = cute_right_inverse(&R, &A, &e);
-  CHECK(st == code, "right_inverse(%s): status %s", l, cute_status_name(st));
-  if (st != CUTE_OK)
-    CHECK(strstr(e.msg, needle) && strstr(e.msg, "right_inverse(") == e.msg,
-          "right_inverse(%s): message \"%s\" lacks \"%s\"", l, e.msg, needle);
-}
+/* Short names for this file's many rows. */
+#define row(l, expected) \
+  CHECK_UNARY(cute_right_inverse, "right_inverse", l, expected)
+#define fails(l, code, needle) \
+  CHECK_UNARY_FAILS(cute_right_inverse, "right_inverse", l, code, needle)
 
 /* L(R(k)) == k for every k < size(R). */
 static int is_right_inverse(const cute_layout *A, const cute_layout *R)

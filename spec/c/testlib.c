@@ -81,6 +81,38 @@ const char *ST(const cute_tuple *t)
   return b;
 }
 
+/* ----------------------------------------------------- unary operations -- */
+
+void test_unary(const char *file, int line, test_unary_fn op,
+                const char *name, const char *in, const char *expected)
+{
+  cute_layout l = L(in), r;
+  cute_error e;
+  if (op(&r, &l, &e) != CUTE_OK) {
+    test_check(0, file, line, "%s(%s): %s", name, in, e.msg);
+    return;
+  }
+  test_check(strcmp(S(&r), expected) == 0, file, line,
+             "%s(%s) = %s, expected %s", name, in, S(&r), expected);
+}
+
+void test_unary_fails(const char *file, int line, test_unary_fn op,
+                      const char *name, const char *in, cute_status code,
+                      const char *needle)
+{
+  cute_layout l = L(in), r;
+  cute_error e;
+  cute_status st = op(&r, &l, &e);
+  size_t n = strlen(name);
+  test_check(st == code, file, line, "%s(%s): status %s", name, in,
+             cute_status_name(st));
+  if (st != CUTE_OK)
+    test_check(strstr(e.msg, needle) && strncmp(e.msg, name, n) == 0 &&
+                   e.msg[n] == '(',
+               file, line, "%s(%s): message \"%s\" lacks \"%s\"", name, in,
+               e.msg, needle);
+}
+
 /* ------------------------------------------------------------------ rng -- */
 
 void rng_seed(test_rng *r, uint64_t seed)

@@ -29,6 +29,22 @@ const char *ST(const cute_tuple *t);
 #define CHECK_LAYOUT(res, expected) \
   CHECK(strcmp(S(&(res)), (expected)) == 0, "got %s, expected %s", S(&(res)), (expected))
 
+/* A unary layout operation checked from text, failures reported at the
+ * caller's line: op(in) succeeds and prints `expected`; or op(in) fails
+ * with `code` and a message that starts with "name(" and contains
+ * `needle`. */
+typedef cute_status (*test_unary_fn)(cute_layout *out, const cute_layout *in,
+                                     cute_error *err);
+void test_unary(const char *file, int line, test_unary_fn op,
+                const char *name, const char *in, const char *expected);
+void test_unary_fails(const char *file, int line, test_unary_fn op,
+                      const char *name, const char *in, cute_status code,
+                      const char *needle);
+#define CHECK_UNARY(op, name, in, expected) \
+  test_unary(__FILE__, __LINE__, (op), (name), (in), (expected))
+#define CHECK_UNARY_FAILS(op, name, in, code, needle) \
+  test_unary_fails(__FILE__, __LINE__, (op), (name), (in), (code), (needle))
+
 /* Deterministic PRNG (xorshift64*), seeded per test. */
 typedef struct test_rng { uint64_t s; } test_rng;
 void rng_seed(test_rng *r, uint64_t seed);
