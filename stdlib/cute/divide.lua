@@ -28,15 +28,10 @@ local function divide1(A, B)
 end
 
 -- T a Layout, an integer n (= n:1) or a tiler table.
-local function logical_divide(A, T)
-  if type(T) == "table" then
-    return tiler.bymode(divide1, "logical_divide", A, T, true)
-  end
-  return divide1(A, tiler.tile(T, "logical_divide", A, T))
-end
+local logical_divide = tiler.by_tiler(divide1, "logical_divide")
 
 local function arranged(arrange)
-  return function(A, T) return arrange(logical_divide(A, T), T) end
+  return tiler.arranged(logical_divide, arrange)
 end
 
 M.logical_divide = tiler.checked("logical_divide", logical_divide)

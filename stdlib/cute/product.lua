@@ -27,15 +27,10 @@ local function product1(A, B)
   return core.concat(A, core.composition(core.complement(A), B))
 end
 
-local function logical_product(A, T)
-  if type(T) == "table" then
-    return tiler.bymode(product1, "logical_product", A, T, true)
-  end
-  return product1(A, tiler.tile(T, "logical_product", A, T))
-end
+local logical_product = tiler.by_tiler(product1, "logical_product")
 
 local function arranged(arrange)
-  return function(A, T) return arrange(logical_product(A, T), T) end
+  return tiler.arranged(logical_product, arrange)
 end
 
 -- L with 1:0 modes appended up to rank r (CuTe's append<R>).

@@ -92,6 +92,22 @@ function M.bymode(op, name, A, T, keep_rest)
   return core.concat(table.unpack(modes))
 end
 
+--- The whole operation of a divide or product, from op1(A, B) on a Layout
+-- B: a tiler table applies op1 by mode and keeps the modes of A past it;
+-- an integer n stands for n:1.
+function M.by_tiler(op1, name)
+  return function(A, T)
+    if type(T) == "table" then return M.bymode(op1, name, A, T, true) end
+    return op1(A, M.tile(T, name, A, T))
+  end
+end
+
+--- A variant of `logical` (zipped, tiled, flat: below) arranging its
+-- result by the tiler.
+function M.arranged(logical, arrange)
+  return function(A, T) return arrange(logical(A, T), T) end
+end
+
 --- The modes of L as a list of Layouts (an integer-shaped L is its own
 -- single mode).
 function M.modes(L)
