@@ -6,8 +6,10 @@
 -- of 10^6 indices of the gigabyte tensors).  Ends with the table.
 --
 --   CUTELUA_RUNNER=<this program> cutelua-gpu bench/gpu/bench.lua
+-- (LUA_PATH as run.sh sets it: spec/lua/ holds the transpose kernel)
 local cute = require "cute"
 local cuda = require "cute.cuda"
+local transpose_kernel = require "helpers.transpose"
 
 local ok, why = cuda.available()
 if not ok then error("bench: " .. why, 0) end
@@ -156,19 +158,10 @@ local function script_transpose(swz)
   local b = pair("f32")
   local M, N = s32, s32
   local A, B = cuda.tensor(b[1], cute.layout({M, N}, {1, M})), cuda.tensor(b[2], cute.layout({M, N}, {N, 1}))
-  local k = cuda.kernel {
-    name = "transpose", tensors = {A = A, B = B},
-    layouts = {sT = cute.composed(swz, 0, cute.layout "(32,32):(32,1)")},
-    source = [[
-extern "C" __global__ void __launch_bounds__(256) transpose(A_t a, B_t b) {
-  __shared__ A_elem tile[sT_cosize];
-  const unsigned m0 = blockIdx.x * 32, n0 = blockIdx.y * 32;
-  const unsigned x = threadIdx.x, y = threadIdx.y;
-  for (unsigned k = 0; k < 32; k += 8) tile[sT(x, y + k)] = a(m0 + x, n0 + y + k);
-  __syncthreads();
-  for (unsigned k = 0; k < 32; k += 8) b(m0 + y + k, n0 + x) = tile[sT(y + k, x)];
-}]]}
-  local hh = k:prepare {grid = {M // 32, N // 32}, block = {32, 8}, args = {A, B}}
+  local k = cuda.kernel(transpose_kernel.kernel_spec(A, B, swz))
+  local how = transpose_kernel.launch(M, N)
+  how.args = {A, B}
+  local hh = k:prepare(how)
   measure(("script transpose f32 %d^2, %s"):format(M, tostring(swz)), "f32", A, B, hh, "script")
 end
 script_transpose(cute.swizzle(5, 0, 5))

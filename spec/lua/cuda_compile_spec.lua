@@ -4,6 +4,7 @@
 -- cuda_gpu_spec.lua (#gpu).
 local cute = require "cute"
 local cuda = require "cute.cuda"
+local transpose_kernel = require "helpers.transpose"
 
 local have_nvrtc, nvrtc_why = pcall(cuda.nvrtc_version)
 
@@ -142,20 +143,10 @@ extern "C" __global__ void scale(X_t x, Y_t y, float a, const int n,
 
   it("compiles the script-written transpose with a swizzle the script chooses", function()
     for _, swz in ipairs {cute.swizzle(5, 0, 5), cute.swizzle(0, 0, 0)} do
-      local k = cuda.kernel {
-        name = "transpose", arch = "compute_90",
-        tensors = {A = {dtype = "f32", layout = cute.layout({2048, 1024}, {1, 2048})},
-                   B = {dtype = "f32", layout = cute.layout({2048, 1024}, {1024, 1})}},
-        layouts = {sT = cute.composed(swz, 0, cute.layout "(32,32):(32,1)")},
-        source = [[
-extern "C" __global__ void __launch_bounds__(256) transpose(A_t a, B_t b) {
-  __shared__ A_elem tile[sT_cosize];
-  const unsigned m0 = blockIdx.x * 32, n0 = blockIdx.y * 32;
-  const unsigned x = threadIdx.x, y = threadIdx.y;
-  for (unsigned k = 0; k < 32; k += 8) tile[sT(x, y + k)] = a(m0 + x, n0 + y + k);
-  __syncthreads();
-  for (unsigned k = 0; k < 32; k += 8) b(m0 + y + k, n0 + x) = tile[sT(y + k, x)];
-}]]}
+      local k = cuda.kernel(transpose_kernel.kernel_spec(
+        {dtype = "f32", layout = cute.layout({2048, 1024}, {1, 2048})},
+        {dtype = "f32", layout = cute.layout({2048, 1024}, {1024, 1})},
+        swz, "compute_90"))
       assert.truthy(k.binary.image:find(".shared", 1, true))
       assert.same({"ptr", "ptr"}, k.params[1])
     end

@@ -5,6 +5,7 @@
 -- Pending (with the reason) where there is no driver; CI excludes the tag.
 local cute = require "cute"
 local cuda = require "cute.cuda"
+local transpose_kernel = require "helpers.transpose"
 local _ = cute._
 
 local have_gpu, why = cuda.available()
@@ -149,22 +150,10 @@ describe("cute.cuda on the GPU #gpu", function()
     local function transpose(swizzle)
       local A = cuda.tensor(cuda.buffer("f32", M * N):random(11), cute.layout({M, N}, {1, M}))
       local B = cuda.tensor(cuda.buffer("f32", M * N), cute.layout({M, N}, {N, 1}))
-      local k = cuda.kernel {
-        name = "transpose",
-        tensors = {A = A, B = B},
-        layouts = {sT = cute.composed(swizzle, 0, cute.layout "(32,32):(32,1)")},
-        source = [[
-extern "C" __global__ void __launch_bounds__(256) transpose(A_t a, B_t b) {
-  __shared__ A_elem tile[sT_cosize];
-  const unsigned m0 = blockIdx.x * 32, n0 = blockIdx.y * 32;
-  const unsigned x = threadIdx.x, y = threadIdx.y;
-  for (unsigned k = 0; k < 32; k += 8)      /* along m: A is contiguous */
-    tile[sT(x, y + k)] = a(m0 + x, n0 + y + k);
-  __syncthreads();
-  for (unsigned k = 0; k < 32; k += 8)      /* along n: B is contiguous */
-    b(m0 + y + k, n0 + x) = tile[sT(y + k, x)];
-}]]}
-      local h = k:launch {grid = {M // 32, N // 32}, block = {32, 8}, args = {A, B}}
+      local k = cuda.kernel(transpose_kernel.kernel_spec(A, B, swizzle))
+      local how = transpose_kernel.launch(M, N)
+      how.args = {A, B}
+      local h = k:launch(how)
       cuda.synchronize()
       assert.is_nil(cuda.check_copy(A, B))
       return h
