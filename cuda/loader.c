@@ -118,6 +118,47 @@ static cute_cuda_status repeat(const lib_state *st, cute_cuda_error *err)
                    "initialisation failed earlier");
 }
 
+/* Runs open_fn the first time, timed, and replays its outcome after. */
+static cute_cuda_status load_once(lib_state *st,
+                                  cute_cuda_status (*open_fn)(cute_cuda_error *),
+                                  cute_cuda_error *err)
+{
+  double t0;
+  cute_cuda_status s;
+  if (st->tried) return repeat(st, err);
+  st->tried = 1;
+  t0 = cute_cuda_now_ms();
+  s = open_fn(err);
+  st->ms = cute_cuda_now_ms() - t0;
+  return remember(st, s, err);
+}
+
+/* A library opened at run time: its names, the entry points bound into
+ * `table`, and the words of its errors ("<label> not found (<absent>)",
+ * "<label> lacks <symbol> (<old>)"). */
+typedef struct lib_def {
+  const char *const *names;
+  int nnames;
+  const sym_entry *syms;
+  int nsyms;
+  void *table;
+  const char *label, *absent, *old;
+} lib_def;
+
+static cute_cuda_status open_bind(const lib_def *l, cute_cuda_error *err)
+{
+  char why[512];
+  const char *missing;
+  void *lib = open_lib(l->names, l->nnames, why, sizeof why);
+  if (lib == NULL)
+    return cucu_fail(err, CUTE_CUDA_ENOLIB, "cute.cuda: %s not found (%s): %s",
+                     l->label, l->absent, why);
+  if ((missing = bind(lib, l->table, l->syms, l->nsyms)))
+    return cucu_fail(err, CUTE_CUDA_ENOLIB, "cute.cuda: %s lacks %s (%s)",
+                     l->label, missing, l->old);
+  return CUTE_CUDA_OK;
+}
+
 /* --------------------------------------------------------------- driver -- */
 #define D(f, name) {name, NULL, offsetof(cucu_driver, f)}
 static const sym_entry drv_syms[] = {
@@ -175,21 +216,14 @@ static cute_cuda_status query_device(CUdevice d, cute_cuda_error *err)
 static cute_cuda_status driver_open(cute_cuda_error *err)
 {
   static const char *const names[] = {"libcuda.so.1"};
-  char why[512];
-  const char *missing;
-  void *lib = open_lib(names, 1, why, sizeof why);
+  static const lib_def def = {
+    names, 1, drv_syms, (int)(sizeof drv_syms / sizeof drv_syms[0]),
+    &cucu_cu, "libcuda.so.1", "no NVIDIA driver", "driver too old"};
+  cute_cuda_status s = open_bind(&def, err);
   CUdevice d;
   CUcontext ctx;
   int count = 0;
-  if (lib == NULL)
-    return cucu_fail(err, CUTE_CUDA_ENOLIB,
-                     "cute.cuda: libcuda.so.1 not found (no NVIDIA driver): %s",
-                     why);
-  if ((missing = bind(lib, &cucu_cu, drv_syms,
-                      (int)(sizeof drv_syms / sizeof drv_syms[0]))))
-    return cucu_fail(err, CUTE_CUDA_ENOLIB,
-                     "cute.cuda: libcuda.so.1 lacks %s (driver too old)",
-                     missing);
+  if (s != CUTE_CUDA_OK) return s;
   CUCU_TRY(err, "cuInit", cucu_cu.Init(0));
   CUCU_TRY(err, "cuDeviceGetCount", cucu_cu.DeviceGetCount(&count));
   if (count < 1)
@@ -204,14 +238,7 @@ static cute_cuda_status driver_open(cute_cuda_error *err)
 
 cute_cuda_status cute_cuda_driver_load(cute_cuda_error *err)
 {
-  double t0;
-  cute_cuda_status s;
-  if (drv.tried) return repeat(&drv, err);
-  drv.tried = 1;
-  t0 = cute_cuda_now_ms();
-  s = driver_open(err);
-  drv.ms = cute_cuda_now_ms() - t0;
-  return remember(&drv, s, err);
+  return load_once(&drv, driver_open, err);
 }
 
 double cute_cuda_driver_init_ms(void) { return drv.ms; }
@@ -256,18 +283,12 @@ const char *cucu_nvrtc_locate(void)
 
 static cute_cuda_status nvrtc_open(cute_cuda_error *err)
 {
-  char why[512];
-  const char *missing;
-  void *lib = open_lib(rtc_names, NRTC, why, sizeof why);
+  static const lib_def def = {
+    rtc_names, NRTC, rtc_syms, (int)(sizeof rtc_syms / sizeof rtc_syms[0]),
+    &cucu_rtc, "libnvrtc", "no CUDA toolkit; set CUDA_HOME", "NVRTC too old"};
+  cute_cuda_status s = open_bind(&def, err);
   int major = 0, minor = 0;
-  if (lib == NULL)
-    return cucu_fail(err, CUTE_CUDA_ENOLIB,
-                     "cute.cuda: libnvrtc not found (no CUDA toolkit; set "
-                     "CUDA_HOME): %s", why);
-  if ((missing = bind(lib, &cucu_rtc, rtc_syms,
-                      (int)(sizeof rtc_syms / sizeof rtc_syms[0]))))
-    return cucu_fail(err, CUTE_CUDA_ENOLIB,
-                     "cute.cuda: libnvrtc lacks %s (NVRTC too old)", missing);
+  if (s != CUTE_CUDA_OK) return s;
   cucu_rtc.Version(&major, &minor);
   snprintf(rtc_version, sizeof rtc_version, "%d.%d", major, minor);
   return CUTE_CUDA_OK;
@@ -275,14 +296,7 @@ static cute_cuda_status nvrtc_open(cute_cuda_error *err)
 
 cute_cuda_status cute_cuda_nvrtc_load(cute_cuda_error *err)
 {
-  double t0;
-  cute_cuda_status s;
-  if (rtc.tried) return repeat(&rtc, err);
-  rtc.tried = 1;
-  t0 = cute_cuda_now_ms();
-  s = nvrtc_open(err);
-  rtc.ms = cute_cuda_now_ms() - t0;
-  return remember(&rtc, s, err);
+  return load_once(&rtc, nvrtc_open, err);
 }
 
 double cute_cuda_nvrtc_load_ms(void) { return rtc.ms; }
