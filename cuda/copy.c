@@ -291,6 +291,21 @@ static int64_t reach(const cp_nest *z)
   return r;
 }
 
+/* The head of one of the transpose's two passes over a tile: rows y + k
+ * of tile `r` (of a mode of extent nr) by column x of tile `c` (extent
+ * nc), guarded when the tiles overhang the modes. */
+static void emit_tile_pass(cute_cuda_text *o, const cp_tr *t, int guard,
+                           const char *r, int64_t nr, const char *c,
+                           int64_t nc)
+{
+  cute_cuda_text_printf(o, "#pragma unroll\n  for (unsigned k = 0; k < %lldu; k "
+                           "+= %lldu) {\n", (long long)t->tile, (long long)t->rows);
+  if (guard)
+    cute_cuda_text_printf(o, "    if (%s * %lldu + y + k < %lldu && %s * %lldu + "
+                             "x < %lldu)\n", r, (long long)t->tile, (long long)nr,
+                          c, (long long)t->tile, (long long)nc);
+}
+
 /* One block per tile: read rows of the tile along q (contiguous in src),
  * write its columns along p (contiguous in dst), through the swizzled
  * tile.  Modes other than p and q index the tile's batch. */
@@ -313,21 +328,11 @@ static void emit_transpose_body(cute_cuda_text *o, const cp_nest *z,
                            "(%s)tp * %lld;\n", OT, OT, OT,
                         (long long)(t->tile * Q->b), OT, (long long)t->tile);
   cute_cuda_text_puts(o, "  const unsigned x = threadIdx.x, y = threadIdx.y;\n");
-  cute_cuda_text_printf(o, "#pragma unroll\n  for (unsigned k = 0; k < %lldu; k "
-                           "+= %lldu) {\n", (long long)t->tile, (long long)t->rows);
-  if (guard)
-    cute_cuda_text_printf(o, "    if (tp * %lldu + y + k < %lldu && tq * %lldu + "
-                             "x < %lldu)\n", (long long)t->tile, (long long)P->n,
-                          (long long)t->tile, (long long)Q->n);
+  emit_tile_pass(o, t, guard, "tp", P->n, "tq", Q->n);
   cute_cuda_text_printf(o, "    tile[cute_tile(y + k, x)] = src[so + (%s)(y + k) "
                            "* %lld + x];\n  }\n  __syncthreads();\n", OT,
                         (long long)P->a);
-  cute_cuda_text_printf(o, "#pragma unroll\n  for (unsigned k = 0; k < %lldu; k "
-                           "+= %lldu) {\n", (long long)t->tile, (long long)t->rows);
-  if (guard)
-    cute_cuda_text_printf(o, "    if (tq * %lldu + y + k < %lldu && tp * %lldu + "
-                             "x < %lldu)\n", (long long)t->tile, (long long)Q->n,
-                          (long long)t->tile, (long long)P->n);
+  emit_tile_pass(o, t, guard, "tq", Q->n, "tp", P->n);
   cute_cuda_text_printf(o, "    dst[d0 + (%s)(y + k) * %lld + x] = "
                            "tile[cute_tile(x, y + k)];\n  }\n}\n", OT,
                         (long long)Q->b);
