@@ -160,25 +160,6 @@ static void preload_all(lua_State *L) {
   lua_pop(L, 1);
 }
 
-/* Without io, scripts get no other road to files: no loadfile/dofile, no
- * package.loadlib, and require searches package.preload only. */
-static void close_files(lua_State *L) {
-  lua_pushnil(L);
-  lua_setglobal(L, "loadfile");
-  lua_pushnil(L);
-  lua_setglobal(L, "dofile");
-  lua_getglobal(L, "package");
-  lua_pushnil(L);
-  lua_setfield(L, -2, "loadlib");
-  lua_getfield(L, -1, "searchers");
-  lua_rawgeti(L, -1, 1);
-  lua_createtable(L, 1, 0);
-  lua_insert(L, -2);
-  lua_rawseti(L, -2, 1);
-  lua_setfield(L, -3, "searchers");
-  lua_pop(L, 2);
-}
-
 static int open_libs(lua_State *L) {
   static const luaL_Reg always[] = {
     {LUA_GNAME, luaopen_base},         {LUA_LOADLIBNAME, luaopen_package},
@@ -194,14 +175,14 @@ static int open_libs(lua_State *L) {
   if (opt->open_io) {
     luaL_requiref(L, LUA_IOLIBNAME, luaopen_io, 1);
     lua_pop(L, 1);
-  } else {
-    close_files(L);
   }
   if (opt->open_os) {
     luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 1);
     lua_pop(L, 1);
   }
   preload_all(L);
+  if (!opt->open_io)
+    cutelua_sandbox(L);
   return 0;
 }
 

@@ -83,11 +83,15 @@ typedef struct cutelua_options {
    * pcall inside the script cannot swallow it.  Counted in steps of 1000. */
   uint64_t instruction_limit;
   /* Nonzero opens the io library and file access from scripts (loadfile,
-   * dofile, Lua and C modules found on package.path / package.cpath).
-   * Zero: io is nil and scripts reach no file; require still finds `cute`
-   * and everything preloaded. */
+   * dofile, Lua and C modules found on package.path / package.cpath): the
+   * host trusts the script.  Zero makes the state a sandbox: io, loadfile
+   * and dofile are nil and require still finds `cute` and everything
+   * preloaded but nothing on disk; load takes text only (mode "t" whatever
+   * the script asks: Lua 5.4 does not verify bytecode, so a crafted binary
+   * chunk could crash the host) and string.dump is nil. */
   int open_io;
-  /* Nonzero opens the os library; zero leaves os nil. */
+  /* Nonzero opens the os library; zero leaves os nil.  os.remove, rename,
+   * execute and tmpname touch files: a sandbox keeps os closed too. */
   int open_os;
 } cutelua_options;
 

@@ -32,6 +32,10 @@ typedef struct cutelua_module {
 /* All of stdlib/, ending with an entry whose name is NULL. */
 extern const cutelua_module cutelua_stdlib[];
 
+/* Takes from a state opened without io what would reach files or run
+ * unverified bytecode (sandbox.c); called once the libraries are open. */
+void cutelua_sandbox(lua_State *L);
+
 /* Message handler for lua_pcall: the error as text (__tostring honoured)
  * followed by a stack traceback. */
 int cutelua_msghandler(lua_State *L);
