@@ -84,8 +84,9 @@ typedef struct cutelua_options {
   uint64_t instruction_limit;
   /* Nonzero opens the io library and file access from scripts (loadfile,
    * dofile, Lua and C modules found on package.path / package.cpath): the
-   * host trusts the script.  Zero makes the state a sandbox: io, loadfile
-   * and dofile are nil and require still finds `cute` and everything
+   * host trusts the script.  Zero makes the state a sandbox: io, loadfile,
+   * dofile, package.loadlib and package.searchpath are nil, package.path
+   * and cpath are "", and require still finds `cute` and everything
    * preloaded but nothing on disk; load takes text only (mode "t" whatever
    * the script asks: Lua 5.4 does not verify bytecode, so a crafted binary
    * chunk could crash the host) and string.dump is nil. */

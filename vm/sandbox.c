@@ -3,7 +3,9 @@
  * takes away from scripts: every road to the file system and to code that
  * Lua does not verify.
  *
- *   - loadfile, dofile: gone;
+ *   - loadfile, dofile, package.loadlib, package.searchpath: gone;
+ *     package.searchers keeps package.preload's searcher only, and
+ *     package.path / cpath are "";
  *   - load: text only.  Lua 5.4 does not verify bytecode, so a crafted
  *     binary chunk can crash the host; load(s, name, "b") fails with
  *     "attempt to load a binary chunk (mode is 't')";
@@ -39,8 +41,10 @@ static void text_only(lua_State *L) {
   lua_pop(L, 1);
 }
 
-/* No loadfile/dofile, no package.loadlib, and require searches
- * package.preload only. */
+/* No loadfile/dofile, no package.loadlib or package.searchpath (it probes
+ * files), and require searches package.preload only.  package.path and
+ * cpath become "": they name nothing a script could open, and they would
+ * show the host's LUA_PATH / LUA_CPATH. */
 static void no_files(lua_State *L) {
   lua_pushnil(L);
   lua_setglobal(L, "loadfile");
@@ -49,6 +53,12 @@ static void no_files(lua_State *L) {
   lua_getglobal(L, "package");
   lua_pushnil(L);
   lua_setfield(L, -2, "loadlib");
+  lua_pushnil(L);
+  lua_setfield(L, -2, "searchpath");
+  lua_pushliteral(L, "");
+  lua_setfield(L, -2, "path");
+  lua_pushliteral(L, "");
+  lua_setfield(L, -2, "cpath");
   lua_getfield(L, -1, "searchers");
   lua_rawgeti(L, -1, 1);
   lua_createtable(L, 1, 0);

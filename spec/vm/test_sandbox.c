@@ -64,7 +64,20 @@ static void test_no_bytecode(void) {
   cutelua_close(S);
 }
 
+static void test_no_files_through_package(void) {
+  cutelua_state *S = open_with(0, 0);
+  run_ok(S, "assert(package.searchpath == nil and package.loadlib == nil)");
+  run_ok(S, "assert(package.path == '' and package.cpath == '')");
+  run_ok(S, "assert(#package.searchers == 1)");
+  run_ok(S, "assert(require('cute').layout {2, 2})");
+  cutelua_close(S);
+  S = open_with(0, 1);
+  run_ok(S, "assert(package.searchpath and package.path ~= '')");
+  cutelua_close(S);
+}
+
 int main(void) {
   test_no_bytecode();
+  test_no_files_through_package();
   return test_finish();
 }
