@@ -89,7 +89,10 @@ typedef struct cutelua_options {
    * and cpath are "", and require still finds `cute` and everything
    * preloaded but nothing on disk; load takes text only (mode "t" whatever
    * the script asks: Lua 5.4 does not verify bytecode, so a crafted binary
-   * chunk could crash the host) and string.dump is nil. */
+   * chunk could crash the host) and string.dump is nil; cute.cuda (which
+   * loads libcuda and NVRTC and keeps a kernel cache on disk) is disabled:
+   * require "cute.cuda" raises "cute.cuda is disabled in a state opened
+   * without io". */
   int open_io;
   /* Nonzero opens the os library; zero leaves os nil.  os.remove, rename,
    * execute and tmpname touch files: a sandbox keeps os closed too. */

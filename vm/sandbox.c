@@ -9,7 +9,9 @@
  *   - load: text only.  Lua 5.4 does not verify bytecode, so a crafted
  *     binary chunk can crash the host; load(s, name, "b") fails with
  *     "attempt to load a binary chunk (mode is 't')";
- *   - string.dump: gone (bytecode is of no use without a loader for it).
+ *   - string.dump: gone (bytecode is of no use without a loader for it);
+ *   - cute.cuda and cute.cuda.core (so cute.cuda, cute.gemm's kernels):
+ *     require raises "cute.cuda is disabled in a state opened without io".
  */
 #include <lauxlib.h>
 
@@ -68,7 +70,24 @@ static void no_files(lua_State *L) {
   lua_pop(L, 2);
 }
 
+/* The CUDA bridge writes its kernel cache to disk and loads libcuda and
+ * NVRTC: require finds a loader that says so instead. */
+static int cuda_disabled(lua_State *L) {
+  return luaL_error(L, "cute.cuda is disabled in a state opened without io "
+                       "(require '%s')", lua_tostring(L, 1));
+}
+
+static void no_cuda(lua_State *L) {
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+  lua_pushcfunction(L, cuda_disabled);
+  lua_setfield(L, -2, "cute.cuda");
+  lua_pushcfunction(L, cuda_disabled);
+  lua_setfield(L, -2, "cute.cuda.core");
+  lua_pop(L, 1);
+}
+
 void cutelua_sandbox(lua_State *L) {
   no_files(L);
   text_only(L);
+  no_cuda(L);
 }

@@ -76,8 +76,26 @@ static void test_no_files_through_package(void) {
   cutelua_close(S);
 }
 
+static void test_no_cuda(void) {
+  cutelua_state *S = open_with(0, 0);
+  const char *off = "cute.cuda is disabled in a state opened without io";
+  run_fails(S, "require 'cute.cuda'", CUTELUA_ERUN, off);
+  run_fails(S, "require 'cute.cuda.core'", CUTELUA_ERUN, off);
+  run_fails(S, "return require('cute').cuda", CUTELUA_ERUN, off);
+  run_fails(S, "return require('cute.gemm').plan(nil)", CUTELUA_ERUN, off);
+  run_ok(S, "assert(require('cute').layout {4, 8})");
+  cutelua_close(S);
+  S = open_with(0, 1);
+  if (cutelua_run_string(S, "require 'cute.cuda.core'", NULL) != CUTELUA_OK)
+    HAS(cutelua_last_error(S), "not available in this build");
+  else
+    run_ok(S, "assert(require('cute.cuda').available)");
+  cutelua_close(S);
+}
+
 int main(void) {
   test_no_bytecode();
   test_no_files_through_package();
+  test_no_cuda();
   return test_finish();
 }
