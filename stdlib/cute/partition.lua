@@ -34,10 +34,13 @@ function M.local_tile(A, tiler, coord)
   return Z(_, padded(coord, core.rank(Z:mode(1))))
 end
 
--- The coordinate of `index` in thread layout T, one integer per mode of T
--- (CuTe's get_flat_coord): each leaf's coordinate is (index / stride) mod
--- shape, then each mode's coordinate is flattened colexicographically.
-local function flat_coord(T, index)
+--- The coordinate of `index` in thread layout T, one integer per mode of
+-- T (an integer for an integer-shaped T) -- CuTe's get_flat_coord: each
+-- leaf's coordinate is (index / stride) mod shape (stride-0 leaves get 0),
+-- then each mode's coordinate is flattened colexicographically.  `op`
+-- names the caller in the error raised for a non-integral stride.
+--   flat_coord((2,16,16):(1,2,32), 37)  --> {1, 2, 1}
+function M.flat_coord(T, index, op)
   local function leaf_coords(s, d)
     if type(s) == "table" then
       local c = {}
@@ -45,7 +48,8 @@ local function flat_coord(T, index)
       return c
     end
     if math.type(d) ~= "integer" then
-      error("local_partition: thread layout strides must be integers", 0)
+      error(("%s: thread layout strides must be integers, got %s")
+        :format(op, tostring(T)), 0)
     end
     return d == 0 and 0 or (index // d) % s
   end
@@ -58,9 +62,10 @@ local function flat_coord(T, index)
   return c
 end
 
--- The tiler of a thread layout: the size of each of its modes.
-local function product_each(T)
-  local shape = T:shape()
+--- The size of each top-level mode of a shape (CuTe's product_each): a
+-- table for a tuple shape, an integer for an integer shape.  Of a thread
+-- layout's shape, it is the tiler that local_partition divides by.
+function M.product_each(shape)
   if type(shape) ~= "table" then return shape end
   local t = {}
   for i = 1, #shape do t[i] = core.size(shape[i]) end
@@ -75,8 +80,9 @@ function M.local_partition(A, thr, index)
   if getmetatable(thr) ~= core.metatables.Layout then
     error("local_partition: the thread layout must be a cute.Layout", 0)
   end
-  local Z = divide.zipped_divide(A, product_each(thr))
-  return Z(padded(flat_coord(thr, index), core.rank(Z:mode(0))), _)
+  local Z = divide.zipped_divide(A, M.product_each(thr:shape()))
+  return Z(padded(M.flat_coord(thr, index, "local_partition"),
+                  core.rank(Z:mode(0))), _)
 end
 
 return M

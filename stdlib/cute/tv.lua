@@ -23,6 +23,7 @@
 -- The checks (`bijection`) and the ownership table (`owners`) used by the
 -- pictures and the specs live here too.
 local core = require "cute.core"
+local partition = require "cute.partition"
 local product = require "cute.product"
 
 local M = {}
@@ -41,12 +42,7 @@ end
 
 --- The size of each top-level mode of a shape (CuTe's product_each): a
 -- table for a tuple shape, an integer for an integer shape.
-function M.product_each(shape)
-  if type(shape) ~= "table" then return shape end
-  local t = {}
-  for i = 1, #shape do t[i] = core.size(shape[i]) end
-  return t
-end
+M.product_each = partition.product_each
 
 --- (tiler, tv) for threads arranged by `thr` ((m,n) -> thread index) each
 -- owning the block `val` ((m,n) -> value index) (CuTe's make_layout_tv):
@@ -68,30 +64,13 @@ function M.make_layout_tv(thr, val)
   return M.product_each(mn:shape()), core.composition(inv, core.layout {nt, nv})
 end
 
---- The flat coordinate of index `idx` in layout T: one integer per mode of
--- T, each leaf's coordinate being (idx / stride) mod shape (stride-0
--- leaves get 0) -- CuTe's get_flat_coord, used to find a thread's place
--- in a thread layout.  thr_coord((2,16,16):(1,2,32), 37) --> {1, 2, 1}
+--- A thread's place in a thread layout: the flat coordinate of index `idx`
+-- in T (CuTe's get_flat_coord: cute.partition's flat_coord), always a
+-- table, {c} for an integer-shaped T.
+--   thr_coord((2,16,16):(1,2,32), 37) --> {1, 2, 1}
 function M.thr_coord(T, idx)
-  local function leaf(s, d)
-    if type(s) == "table" then
-      local c = {}
-      for i = 1, #s do c[i] = leaf(s[i], d[i]) end
-      return c
-    end
-    if math.type(d) ~= "integer" then
-      error("thr_coord: thread layout strides must be integers, got "
-        .. tostring(T), 0)
-    end
-    return d == 0 and 0 or (idx // d) % s
-  end
-  local shape, stride = T:shape(), T:stride()
-  if type(shape) ~= "table" then return { leaf(shape, stride) } end
-  local c = {}
-  for i = 1, #shape do
-    c[i] = core.crd2idx(leaf(shape[i], stride[i]), shape[i])
-  end
-  return c
+  local c = partition.flat_coord(T, idx, "thr_coord")
+  return type(c) == "table" and c or { c }
 end
 
 --- The compose-and-slice partition of paper 3.3.4: data o tv sliced at
