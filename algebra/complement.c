@@ -55,7 +55,7 @@ static cute_status complement_fn(cute_leaves *res, const cute_leaves *sel,
 {
   const complement_ctx *ctx = (const complement_ctx *)vctx;
   int strict = ctx->cotarget > 0;
-  int64_t cur = 1, cosize = 1, target;
+  int64_t cur = 1, cosize = 1, ext, target;
   cute_leaves x = *sel;
   int i;
   if (strict && e != 0)
@@ -83,9 +83,10 @@ static cute_status complement_fn(cute_leaves *res, const cute_leaves *sel,
                           "cover [0,%lld)", (long long)m->d, (long long)cur,
                           (long long)ctx->cotarget);
     res->m[res->n++] = (cute_leaf){m->d / cur, cur, 0, e};
-    /* Ordered modes keep cosize <= cur, so only cur can overflow. */
-    cosize += (m->s - 1) * m->d;
-    if (cute_mul(m->s, m->d, &cur))
+    /* cosize + (s-1)*d <= s*d here, yet both are checked: a bound that
+     * holds only after the products are formed cannot guard them. */
+    if (cute_mul(m->s - 1, m->d, &ext) || cute_add(cosize, ext, &cosize) ||
+        cute_mul(m->s, m->d, &cur))
       return cute_fail_op(err, CUTE_EOVERFLOW, OP, A, NULL,
                           "extent %lld*%lld overflows 64 bits",
                           (long long)m->s, (long long)m->d);

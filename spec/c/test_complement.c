@@ -87,6 +87,10 @@ static void errors(void)
   fails("(4,8):(1@0,1@1)", 32, CUTE_ECODOMAIN, "cotarget");
   fails("(4,8):(1,1@1)", 0, CUTE_ECODOMAIN, "mix");
   fails("(4,8):(1@0@1,1@1)", 0, CUTE_EINVAL, "nested");
+  /* 2^62 + 2^62 once overflowed (UB) before the checked s*d caught it;
+   * c.ubsan.test_complement aborts on such UB. */
+  fails("(2,4611686018427387904):(4611686018427387904,1)", 0, CUTE_EOVERFLOW,
+        "overflows 64 bits");
 }
 
 /* ------------------------------------------------------------ properties */
