@@ -6,6 +6,9 @@
  * lua_pcall: a state opened with lua_newstate has no panic handler worth
  * having, and a host must never be aborted by a script.
  */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +54,16 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 }
 
 /* ------------------------------------------------------- instructions -- */
-/* Once the budget is gone the hook fires at every instruction of every
- * coroutine, so a script that pcall-s the error away stops again at once. */
+static void budget_hook(lua_State *L, lua_Debug *ar);
+
+/* Raises S->why, the reason the run call stopped.  From now on the hook
+ * fires at every instruction of every coroutine and raises it again, so a
+ * script that pcall-s the error away stops again at once. */
+static int budget_raise(lua_State *L) {
+  lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+  return luaL_error(L, "%s", state_of(L)->why);
+}
+
 static void budget_hook(lua_State *L, lua_Debug *ar) {
   cutelua_state *S = state_of(L);
   (void)ar;
@@ -64,10 +75,46 @@ static void budget_hook(lua_State *L, lua_Debug *ar) {
       return;
     }
     S->budget_hit = 1;
+    snprintf(S->why, sizeof S->why,
+             "instruction budget exhausted (%" PRIu64 " instructions)",
+             S->budget);
   }
-  lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
-  luaL_error(L, "instruction budget exhausted (%I instructions)",
-             (lua_Integer)S->budget);
+  budget_raise(L);
+}
+
+double cutelua_budget_left(lua_State *L) {
+  cutelua_state *S = state_of(L);
+  if (S->budget == 0)
+    return HUGE_VAL;
+  return S->remaining > 0 ? (double)S->remaining : 0;
+}
+
+int cutelua_budget_stop(lua_State *L, const char *fmt, ...) {
+  cutelua_state *S = state_of(L);
+  va_list ap;
+  va_start(ap, fmt);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  snprintf(S->why, sizeof S->why, "%s", lua_tostring(L, -1));
+  lua_pop(L, 1);
+  S->budget_hit = 1;
+  S->remaining = 0;
+  return budget_raise(L);
+}
+
+void cutelua_budget_take(lua_State *L, double n, const char *what) {
+  cutelua_state *S = state_of(L);
+  char count[32];
+  if (S->budget == 0)
+    return;
+  if (n < cutelua_budget_left(L)) {
+    S->remaining -= (int64_t)n;
+    return;
+  }
+  snprintf(count, sizeof count, "%.0f", n);
+  cutelua_budget_stop(L, "instruction budget exhausted (%I instructions): "
+                         "%s would touch %s elements",
+                      (lua_Integer)S->budget, what, count);
 }
 
 /* Coroutines inherit the hook of the thread that creates them, so setting
@@ -183,6 +230,8 @@ static int open_libs(lua_State *L) {
   preload_all(L);
   if (!opt->open_io)
     cutelua_sandbox(L);
+  if (opt->instruction_limit != 0)
+    cutelua_guard(L);
   return 0;
 }
 

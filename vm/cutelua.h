@@ -80,7 +80,34 @@ typedef struct cutelua_options {
   size_t memory_limit;
   /* Lua VM instructions one run call may execute; 0 = unlimited.  Past it
    * the script stops with "instruction budget exhausted" (CUTELUA_EBUDGET);
-   * pcall inside the script cannot swallow it.  Counted in steps of 1000. */
+   * pcall inside the script cannot swallow it.  Counted in steps of 1000.
+   *
+   * What it bounds: the instructions of the script and of everything it
+   * calls in Lua (the stdlib, metamethods, coroutines).  A C function --
+   * a library call, a cute.core operation -- runs to its end unseen: the
+   * count hook cannot fire inside C, and no call is interruptible.  Most
+   * do work about linear in the memory they touch, which memory_limit
+   * bounds.  For the rest, a budgeted state wraps the library:
+   *   - string.find, match, gmatch, gsub: backtracking may take time
+   *     exponential in the pattern (('a'):rep(40):find(('.-'):rep(10)
+   *     .. 'b') is ~10^10 steps).  Each call's worst case is bounded from
+   *     the pattern, the subject's length and its longest runs of each
+   *     quantified class; a call whose bound exceeds the instructions left
+   *     stops the run before it starts (CUTELUA_EBUDGET, "pattern too
+   *     complex for the instruction budget").  The bound is conservative:
+   *     a several-quantifier pattern on a long subject may be refused
+   *     where it would have matched at once.  Calls that fit are not
+   *     charged, so a loop of such calls is bounded per call only;
+   *   - string.rep("", n): answered without looping n times;
+   *   - table.insert, remove, move, concat, sort: ranges chosen by the
+   *     arguments or a __len need no memory (table.move({}, 1, 1 << 40,
+   *     2)): charged one instruction per element (sort: n log2 n) before
+   *     they run.
+   * Not bounded: work per instruction or call proportional to the data
+   * (a concatenation `..` copies its operands: a loop of them costs up to
+   * instruction_limit times memory_limit bytes), and time itself.  A host
+   * that needs a hard limit on time runs scripts in a separate process
+   * that it can kill. */
   uint64_t instruction_limit;
   /* Nonzero opens the io library and file access from scripts (loadfile,
    * dofile, Lua and C modules found on package.path / package.cpath): the

@@ -17,6 +17,7 @@ struct cutelua_state {
   uint64_t budget;         /* instructions per run call (0: any)         */
   int64_t remaining;       /* instructions left in this run call         */
   int budget_hit;          /* set once the budget ran out in this call   */
+  char why[200];           /* ... and the message it stopped with        */
   int nresults;            /* results of the last run: stack slots 1..n  */
   char *err;               /* last error message (malloc'd), or NULL     */
 };
@@ -35,6 +36,21 @@ extern const cutelua_module cutelua_stdlib[];
 /* Takes from a state opened without io what would reach files or run
  * unverified bytecode (sandbox.c); called once the libraries are open. */
 void cutelua_sandbox(lua_State *L);
+
+/* The instruction budget, for library calls that work outside the VM
+ * (guard.c).  cutelua_budget_left: what the running call of cutelua_run_*
+ * may still execute (HUGE_VAL without a budget).  cutelua_budget_stop:
+ * stops that call as a spent budget does (CUTELUA_EBUDGET, pcall cannot
+ * swallow it) with a message formatted like lua_pushfstring's.
+ * cutelua_budget_take: spends n instructions' worth of work done by
+ * `what`, or stops the call when fewer are left. */
+double cutelua_budget_left(lua_State *L);
+int cutelua_budget_stop(lua_State *L, const char *fmt, ...);
+void cutelua_budget_take(lua_State *L, double n, const char *what);
+
+/* Wraps the string and table functions whose work the count hook cannot
+ * see (guard.c); for states with an instruction budget. */
+void cutelua_guard(lua_State *L);
 
 /* Message handler for lua_pcall: the error as text (__tostring honoured)
  * followed by a stack traceback. */

@@ -93,9 +93,79 @@ static void test_no_cuda(void) {
   cutelua_close(S);
 }
 
+static void test_pattern_budget(void) {
+  cutelua_state *S = open_with(1000000, 0);
+  const char *cx = "pattern too complex for the instruction budget";
+  /* backtracking 10 lazy items over 40 bytes: ~1e10 steps in one call */
+  run_fails(S, "local s = string.rep('a', 40)\n"
+               "return s:find('.-.-.-.-.-.-.-.-.-.-b')", CUTELUA_EBUDGET, cx);
+  run_fails(S, "return ('a'):rep(40):match('(.-)(.-)(.-)(.-)(.-)x')",
+            CUTELUA_EBUDGET, cx);
+  run_fails(S, "return ('a'):rep(40):gsub('a*a*a*a*a*b', '')",
+            CUTELUA_EBUDGET, cx);
+  run_fails(S, "for x in ('a'):rep(40):gmatch('a?a?a?a?a?a?a?a?a?a?a?a?a?"
+               "a?a?a?a?a?a?a?a?b') do end", CUTELUA_EBUDGET, cx);
+  /* one lazy item, quadratic: 3e5 bytes take ~5e10 steps */
+  run_fails(S, "return ('a'):rep(300000):find('.-b')", CUTELUA_EBUDGET, cx);
+  run_fails(S, "local ok = pcall(string.find, ('a'):rep(40),"
+               " '.-.-.-.-.-.-.-.-.-.-b') return ok", CUTELUA_EBUDGET, cx);
+  /* linear uses of long subjects stay allowed */
+  run_ok(S, "local s = ('ab,'):rep(20000)\n"
+            "local n = 0 for w in s:gmatch('[^,]+') do n = n + 1 end\n"
+            "assert(n == 20000)\n"
+            "assert(select(2, s:gsub(',', ';')) == 20000)\n"
+            "assert(s:find('b,a', 1, true) == 2 and s:find('%a,') == 2)\n"
+            "assert(s:find('^(a)') == 1 and s:match('%w+$') == nil)\n"
+            "assert(s:match('%s*(.-)%s*$', 59990) == 'b,ab,ab,ab,')");
+  run_ok(S, "assert(('  x  '):match('^%s*(.-)%s*$') == 'x')\n"
+            "assert(('key=val'):match('(%w+)=(%w+)') == 'key')\n"
+            "assert(('f(a(b)c)'):find('%b()') == 2)\n"
+            "assert(('abc'):find('b', 10) == nil)\n"
+            "assert(('THE (quick) fox'):match('%f[%l]%a+') == 'quick')");
+  run_fails(S, "return ('x'):find('[a')", CUTELUA_ERUN, "malformed pattern");
+  run_ok(S, "return 1");  /* the budget is refilled after a stop */
+  cutelua_close(S);
+  S = open_with(0, 0);    /* no budget: no guard */
+  run_ok(S, "assert(('a'):rep(40):find('.-.-.-a') == 1)");
+  cutelua_close(S);
+}
+
+static void test_table_budget(void) {
+  cutelua_state *S = open_with(1000000, 0);
+  const char *ex = "instruction budget exhausted";
+  run_ok(S, "assert(string.rep('', 1 << 40) == '')");
+  run_ok(S, "assert(string.rep('', 1 << 40, '') == '')");
+  run_ok(S, "assert(('ab'):rep(3, ',') == 'ab,ab,ab')");
+  run_fails(S, "table.move({}, 1, 1 << 40, 2)", CUTELUA_EBUDGET, ex);
+  run_fails(S, "local t = setmetatable({}, {__len = function()\n"
+               "  return 1 << 40 end}) table.insert(t, 1, 'x')",
+            CUTELUA_EBUDGET, ex);
+  run_fails(S, "local t = setmetatable({}, {__len = function()\n"
+               "  return 1 << 40 end}) table.remove(t, 1)",
+            CUTELUA_EBUDGET, ex);
+  /* rawlen as __index: every element is 0, no VM instruction per read */
+  run_fails(S, "local t = setmetatable({}, {__len = function()\n"
+               "  return (1 << 31) - 2 end, __index = rawlen}) table.sort(t)",
+            CUTELUA_EBUDGET, ex);
+  run_fails(S, "local t = setmetatable({}, {__index = tostring})\n"
+               "return table.concat(t, '', 1, 1 << 40)", CUTELUA_EBUDGET, ex);
+  /* shifting a long array is charged per element: 300 calls x 10^4 */
+  run_fails(S, "local t = {} for i = 1, 10000 do t[i] = i end\n"
+               "for i = 1, 300 do table.insert(t, 1, i) end",
+            CUTELUA_EBUDGET, ex);
+  run_ok(S, "local t = {3, 1, 2} table.sort(t) table.insert(t, 1, 0)\n"
+            "table.insert(t, 4) assert(table.remove(t, 1) == 0)\n"
+            "assert(table.concat(t, ',') == '1,2,3,4')\n"
+            "assert(table.concat(table.move(t, 1, 2, 3, {}), ',', 3, 4)"
+            " == '1,2')");
+  cutelua_close(S);
+}
+
 int main(void) {
   test_no_bytecode();
   test_no_files_through_package();
   test_no_cuda();
+  test_pattern_budget();
+  test_table_budget();
   return test_finish();
 }
