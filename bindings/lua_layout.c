@@ -116,8 +116,10 @@ static int layout_call(lua_State *L)
   cute_layout *A = cutelua_checklayout(L, 1);
   cute_tuple crd, val;
   cute_error err;
+  /* The index form for plain integers; INT64_MIN (the marker's value)
+   * goes the coordinate way, which refuses it. */
   if (lua_gettop(L) == 2 && lua_isinteger(L, 2) &&
-      !cute_layout_has_basis(A)) {
+      lua_tointeger(L, 2) != CUTE_UNDERSCORE && !cute_layout_has_basis(A)) {
     int64_t r;
     if (cute_layout_eval_index(A, (int64_t)lua_tointeger(L, 2), &r, &err))
       return cutelua_error(L, &err);

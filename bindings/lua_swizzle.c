@@ -127,7 +127,8 @@ static int composed_call(lua_State *L)
   cute_tuple crd, off;
   cute_error err;
   int64_t r;
-  if (lua_gettop(L) == 2 && lua_isinteger(L, 2)) {
+  if (lua_gettop(L) == 2 && lua_isinteger(L, 2) &&
+      lua_tointeger(L, 2) != CUTE_UNDERSCORE) {
     if (cute_composed_eval_index(C, (int64_t)lua_tointeger(L, 2), &r, &err))
       return cutelua_error(L, &err);
   } else if (cutelua_callcoord(L, 2, &crd)) {

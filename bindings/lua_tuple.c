@@ -10,6 +10,7 @@
  */
 #include "lua_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* The marker is a light userdata pointing at this read-only byte: unique in
@@ -110,18 +111,38 @@ static int basis_tostring(lua_State *L)
 
 /* ----------------------------------------------------- Lua -> tuple -- */
 
+/* err = CUTE_EINVAL with a printf-formatted message. */
+static cute_status fail_msg(cute_error *err, const char *fmt, ...)
+{
+  va_list ap;
+  err->code = CUTE_EINVAL;
+  err->column = 0;
+  va_start(ap, fmt);
+  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  va_end(ap);
+  return CUTE_EINVAL;
+}
+
 /* A number is named by its value (2.5), anything else by its type. */
 static cute_status fail_leaf(lua_State *L, int idx, cute_error *err)
 {
   int isnum = lua_type(L, idx) == LUA_TNUMBER;
   const char *what = isnum ? luaL_tolstring(L, idx, NULL)
                            : luaL_typename(L, idx);
-  err->code = CUTE_EINVAL;
-  err->column = 0;
-  snprintf(err->msg, sizeof err->msg,
-           "tuple: %s is not an integer, cute.E, cute._ or table", what);
+  fail_msg(err, "tuple: %s is not an integer, cute.E, cute._ or table",
+           what);
   if (isnum) lua_pop(L, 1);
   return CUTE_EINVAL;
+}
+
+/* INT64_MIN is how the slice marker is stored: a Lua integer with that
+ * value would silently become `_`. */
+static cute_status leaf(cute_tuple *t, int64_t v, cute_basis e,
+                        cute_error *err)
+{
+  if (v == CUTE_UNDERSCORE)
+    return fail_msg(err, "tuple: integer %lld is out of range", (long long)v);
+  return cute_tuple_leaf(t, v, e, err);
 }
 
 static cute_status build(lua_State *L, int idx, cute_tuple *t,
@@ -144,11 +165,11 @@ static cute_status build(lua_State *L, int idx, cute_tuple *t,
   }
   v = lua_tointegerx(L, idx, &isint);
   if (isint && lua_type(L, idx) == LUA_TNUMBER)
-    return cute_tuple_leaf(t, v, 0, err);
+    return leaf(t, (int64_t)v, 0, err);
   if (cutelua_isunderscore(L, idx))
     return cute_tuple_leaf(t, CUTE_UNDERSCORE, 0, err);
   if ((b = luaL_testudata(L, idx, CUTELUA_BASIS)) != NULL)
-    return cute_tuple_leaf(t, b->v, b->e, err);
+    return leaf(t, b->v, b->e, err);
   return fail_leaf(L, idx, err);
 }
 
