@@ -387,14 +387,16 @@ static void emit(cute_layout *r, const char *tok, int ntok, const pieces *p)
   r->shape.nleaf = (uint8_t)nl;
 }
 
-/* out may alias A or B: the pieces are computed and B's tokens copied
- * before out is written. */
+/* out may alias A or B: the pieces are computed before out is written,
+ * and B's tokens copied first when out is B (only then: measured, the
+ * copy costs ~10% of a small composition). */
 cute_status cute_composition(cute_layout *out, const cute_layout *A,
                              const cute_layout *B, cute_error *err)
 {
   ctx c;
   pieces p;
-  char tok[CUTE_MAX_TOKENS];
+  char buf[CUTE_MAX_TOKENS];
+  const char *tok = B->shape.tok;
   int ntok, depth, nb = B->shape.ntok;
   cute_status st;
   c.A = A;
@@ -406,7 +408,7 @@ cute_status cute_composition(cute_layout *out, const cute_layout *A,
   c.a.leaf1 = A->shape.nleaf;
   if ((st = compose_leaves(&c, &p)) || (st = measure(&c, &p, &ntok, &depth)))
     return st;
-  memcpy(tok, B->shape.tok, nb);
+  if (out == B) tok = memcpy(buf, B->shape.tok, nb);
   cute_scratch_start(out);
   emit(out, tok, nb, &p);
   memcpy(out->stride.tok, out->shape.tok, out->shape.ntok);

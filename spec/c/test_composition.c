@@ -252,6 +252,12 @@ static void test_aliasing(void)
   CHECK(cute_composition(&B2, &A, &B2, &e) == CUTE_OK &&
             strcmp(S(&B2), "((4,8),2):((2,8),1)") == 0, "out == B: %s",
         S(&B2));
+  /* A leaf of B that becomes a group writes ahead of B's tokens. */
+  A2 = L("(2,2):(1,4)");
+  B2 = L("(4,2):(1,4)");
+  CHECK(cute_composition(&B2, &A2, &B2, &e) == CUTE_OK &&
+            strcmp(S(&B2), "((2,2),2):((1,4),8)") == 0,
+        "out == B, leaf to group: %s", S(&B2));
 }
 
 /* ----------------------------------------------------------- properties -- */
