@@ -35,6 +35,7 @@
 #define HISTORY_MAX 1000
 #define CHUNKNAME "=stdin"
 #define EOFMARK "<eof>"
+#define CANCELLED (-2)  /* load_input: Ctrl-C dropped a pending chunk */
 
 /* The REPL is one per process and readline's callbacks take no user
  * pointer, so its state is a static of the program. */
@@ -44,6 +45,7 @@ static struct {
   char history[4096];        /* history file, "" for none            */
   char **match;              /* completion candidates (malloc'd)     */
   int nmatch, next;
+  int cancelled;             /* the last read ended with Ctrl-C      */
 } repl;
 
 /* --------------------------------------------------------------- input -- */
@@ -73,9 +75,11 @@ static char *plain_line(const char *prompt) {
 }
 
 /* Ctrl-C at the prompt ends the read like end of input does: drop the line
- * and prompt again, as a shell does. */
-static char *read_line(const char *prompt) {
+ * and prompt again, as a shell does.  At a continuation prompt (`cancel`)
+ * it drops the whole pending chunk: NULL with repl.cancelled set. */
+static char *read_line(const char *prompt, int cancel) {
   prog_idle_sigint();  /* forget one that came while a statement started */
+  repl.cancelled = 0;
   for (;;) {
     char *line;
 #ifdef CUTELUA_HAVE_EDIT
@@ -88,6 +92,10 @@ static char *read_line(const char *prompt) {
     free(line);
     fputc('\n', stdout);
     clearerr(stdin);
+    if (cancel) {
+      repl.cancelled = 1;
+      return NULL;
+    }
   }
 }
 
@@ -104,14 +112,14 @@ static void save_line(const char *line) {
 }
 
 /* Pushes the next line, prompted by _PROMPT / _PROMPT2 if set; 0 at the
- * end of input. */
+ * end of input or when Ctrl-C cancelled a continuation line. */
 static int push_line(lua_State *L, int first) {
   int top = lua_gettop(L);
   const char *pr = first ? "> " : ">> ";
   char *line;
   if (lua_getglobal(L, first ? "_PROMPT" : "_PROMPT2") != LUA_TNIL)
     pr = luaL_tolstring(L, -1, NULL);
-  line = read_line(pr);
+  line = read_line(pr, !first);
   lua_settop(L, top);
   if (line == NULL)
     return 0;
@@ -128,10 +136,7 @@ static int incomplete(lua_State *L, int status) {
   if (status != LUA_ERRSYNTAX)
     return 0;
   msg = lua_tolstring(L, -1, &len);
-  if (len < mark || strcmp(msg + len - mark, EOFMARK) != 0)
-    return 0;
-  lua_pop(L, 1);
-  return 1;
+  return len >= mark && strcmp(msg + len - mark, EOFMARK) == 0;
 }
 
 /* The line at the top as an expression: "return <line>;". */
@@ -148,23 +153,28 @@ static int try_expression(lua_State *L) {
   return status;
 }
 
-/* The line at slot 1 as a statement, reading more while it is incomplete. */
+/* The line at slot 1 as a statement, reading more while it is incomplete:
+ * the chunk, or its syntax error (at the end of input too), at the top. */
 static int try_statement(lua_State *L) {
   for (;;) {
     size_t len;
     const char *text = lua_tolstring(L, 1, &len);
     int status = luaL_loadbuffer(L, text, len, CHUNKNAME);
     if (!incomplete(L, status) || !push_line(L, 0)) {
+      if (repl.cancelled)
+        return CANCELLED;
       save_line(text);
       return status;
     }
+    lua_remove(L, -2);  /* the "<eof>" error */
     lua_pushliteral(L, "\n");
     lua_insert(L, -2);
     lua_concat(L, 3);  /* text .. "\n" .. next line */
   }
 }
 
-/* Leaves the compiled chunk alone on the stack; -1 at the end of input. */
+/* Leaves the compiled chunk (or the syntax error) alone on the stack; -1
+ * at the end of input, CANCELLED (nothing on the stack) after Ctrl-C. */
 static int load_input(lua_State *L) {
   int status;
   lua_settop(L, 0);
@@ -173,6 +183,8 @@ static int load_input(lua_State *L) {
   if ((status = try_expression(L)) != LUA_OK)
     status = try_statement(L);
   lua_remove(L, 1);
+  if (status == CANCELLED)
+    lua_settop(L, 0);
   return status;
 }
 
@@ -331,6 +343,8 @@ void prog_repl(lua_State *L) {
   prog_keep_sigint();
   edit_start();
   while ((status = load_input(L)) != -1) {
+    if (status == CANCELLED)
+      continue;
     if (status == LUA_OK)
       status = prog_docall(L, 0, LUA_MULTRET);
     if (status == LUA_OK)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # test_repl_tmux.sh CUTELUA -- drives the REPL in a real terminal (tmux) and
 # asserts on the screen: an expression, a multi-line function, an error,
-# Ctrl-C during an endless loop, Tab completion, and history recall after a
-# restart.  Every wait polls the screen with a time limit (no fixed sleeps
-# for the outcome).  Exit 77 (ctest: skipped) when tmux is missing.
+# Ctrl-C during an endless loop and at a continuation prompt, Tab
+# completion, and history recall after a restart.  Every wait polls the
+# screen with a time limit (no fixed sleeps for the outcome).  Exit 77
+# (ctest: skipped) when tmux is missing.
 set -u
 if ! command -v tmux >/dev/null 2>&1; then
   echo "SKIP: tmux is not installed (Debian package tmux)"
@@ -36,15 +37,18 @@ wait_for() {
   return 1
 }
 
-# wait_prompt NAME: until the screen ends with an empty prompt, so keys
-# typed next reach the line editor rather than the terminal's type-ahead.
+# wait_prompt NAME [PROMPT]: until the screen ends with an empty prompt
+# (default ">"), so keys typed next reach the line editor rather than the
+# terminal's type-ahead.
 wait_prompt() {
   local deadline=$((SECONDS + 10))
   while [ "$SECONDS" -lt "$deadline" ]; do
-    if [ "$(screen | grep -v '^ *$' | tail -n 1)" = ">" ]; then ok; return 0; fi
+    if [ "$(screen | grep -v '^ *$' | tail -n 1)" = "${2:->}" ]; then
+      ok; return 0
+    fi
     sleep 0.05
   done
-  bad "$1: no empty prompt at the end of the screen"
+  bad "$1: no empty prompt ${2:->} at the end of the screen"
 }
 
 # wait_exit NAME: until the program has ended, with status 0.  (tmux 3.3
@@ -96,6 +100,15 @@ done
 screen | grep -q 'interrupted!' || bad "Ctrl-C did not stop the loop"
 type_line '7 * 8'
 wait_for "REPL goes on after Ctrl-C" '^56$'
+
+# Ctrl-C at a continuation prompt drops the pending chunk
+type_line 'function g('
+wait_prompt "continuation prompt before Ctrl-C" ">>"
+tm send-keys -t "$S" C-c
+wait_prompt "Ctrl-C at >> gives a fresh prompt"
+type_line '40 + 5'
+wait_for "the next line runs alone" '^45$'
+hasnt "no syntax error from the dropped chunk" "$(screen)" 'expected near'
 
 wait_prompt "prompt before Tab"
 tm send-keys -t "$S" -l 'cute.layout_ri'

@@ -105,6 +105,9 @@ has "-i multi-line function" "$out" '>> >> > 42$'
 has "-i error shown" "$err" '^cutelua: stdin:1: oops'
 has "-i goes on after the error" "$out" '> 42$'
 is "-i ends at end of input" "$rc" "0"
+input=$'function f(\n' run "$C" -i
+has "-i: end of input inside a chunk is its syntax error" "$err" \
+  "^cutelua: stdin:1: .*expected near <eof>$"
 
 # -- a copied binary needs no source tree, no Lua, no libedit ---------------
 mkdir -p elsewhere
