@@ -45,7 +45,7 @@ static int binary(lua_State *L, binary_fn f)
 
 static int int_arg(lua_State *L, int arg)
 {
-  lua_Integer v = luaL_checkinteger(L, arg);
+  lua_Integer v = cutelua_checkint(L, arg);
   luaL_argcheck(L, v >= INT_MIN && v <= INT_MAX, arg, "integer out of range");
   return (int)v;
 }
@@ -107,7 +107,10 @@ static int l_composition(lua_State *L)
   return 1;
 }
 
-/* complement(A [, cotarget]); the cotarget may be a shape (its size). */
+/* complement(A [, cotarget]); the cotarget may be a shape (its size).
+ * The C API reads a cotarget <= 0 as "none" (the minimal complement); from
+ * Lua that is spelled by leaving it out, so an explicit one must be
+ * positive rather than silently mean something else. */
 static int l_complement(lua_State *L)
 {
   cute_layout *A = cutelua_checklayout(L, 1), *u;
@@ -117,6 +120,10 @@ static int l_complement(lua_State *L)
   if (!lua_isnoneornil(L, 2)) {
     cutelua_checktuple(L, 2, &shape);
     if (cute_tuple_size(&shape, &m, &err)) return cutelua_argerror(L, 2, &err);
+    if (m <= 0)
+      return luaL_argerror(L, 2, lua_pushfstring(L, "cotarget %I is not a "
+                           "positive integer (leave it out for the minimal "
+                           "complement)", (lua_Integer)m));
   }
   u = cutelua_pushlayout(L, NULL);
   if (cute_complement(u, A, m, &err)) return cutelua_error(L, &err);
@@ -139,7 +146,7 @@ typedef cute_status (*cast_fn)(cute_layout *, const cute_layout *, int64_t,
 static int cast(lua_State *L, cast_fn f)
 {
   cute_layout *A = cutelua_checklayout(L, 1);
-  lua_Integer n = luaL_checkinteger(L, 2);
+  lua_Integer n = cutelua_checkint(L, 2);
   cute_error err;
   cute_layout *u = cutelua_pushlayout(L, NULL);
   if (f(u, A, (int64_t)n, &err)) return cutelua_error(L, &err);
@@ -152,7 +159,7 @@ static int l_downcast(lua_State *L) { return cast(L, cute_downcast); }
 static int l_recast(lua_State *L)
 {
   cute_layout *A = cutelua_checklayout(L, 1);
-  lua_Integer o = luaL_checkinteger(L, 2), n = luaL_checkinteger(L, 3);
+  lua_Integer o = cutelua_checkint(L, 2), n = cutelua_checkint(L, 3);
   cute_error err;
   cute_layout *u = cutelua_pushlayout(L, NULL);
   if (cute_recast(u, A, (int64_t)o, (int64_t)n, &err))
@@ -189,10 +196,11 @@ static int l_select(lua_State *L)
     int len = (int)lua_rawlen(L, 2);
     luaL_argcheck(L, len <= CUTE_MAX_LEAVES, 2, "too many modes");
     for (i = 1; i <= len; i++) {
+      lua_Integer m;
       lua_rawgeti(L, 2, i);
-      luaL_argcheck(L, lua_isinteger(L, -1), 2, "mode indices must be "
-                                                "integers");
-      modes[n++] = (int)lua_tointeger(L, -1);
+      luaL_argcheck(L, cutelua_tointeger(L, -1, &m) && m >= INT_MIN &&
+                    m <= INT_MAX, 2, "mode indices must be integers");
+      modes[n++] = (int)m;
       lua_pop(L, 1);
     }
   } else {

@@ -25,6 +25,17 @@ void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
  * (a tuple that does not convert), as opposed to inadmissible algebra. */
 int cutelua_argerror(lua_State *L, int arg, const cute_error *err);
 
+/* Is the value at idx a number with an exact integer value (3 or 3.0, not
+ * 2.5, not the string "3")?  Then *v is that integer.  Every integer the
+ * bindings read goes through here, so floats are treated alike. */
+int cutelua_tointeger(lua_State *L, int idx, lua_Integer *v);
+/* luaL_checkinteger with that rule: "bad argument #k to 'f' (2.5 is not an
+ * integer)". */
+lua_Integer cutelua_checkint(lua_State *L, int arg);
+/* A string argument for the parsers, which stop at a NUL byte: text with
+ * an embedded NUL is refused rather than read up to it. */
+const char *cutelua_checktext(lua_State *L, int arg);
+
 /* luaL_check-style tuple argument. */
 void cutelua_checktuple(lua_State *L, int arg, cute_tuple *out);
 

@@ -40,9 +40,11 @@ const cute_layout *cutelua_checkoperand(lua_State *L, int idx,
   cute_layout *l = cutelua_testlayout(L, idx);
   cute_tuple n, one;
   cute_error err;
+  lua_Integer v;
   if (l) return l;
-  if (!lua_isinteger(L, idx)) luaL_typeerror(L, idx, "cute.Layout or integer");
-  cute_tuple_int(&n, (int64_t)lua_tointeger(L, idx));
+  if (!cutelua_tointeger(L, idx, &v))
+    luaL_typeerror(L, idx, "cute.Layout or integer");
+  cute_tuple_int(&n, (int64_t)v);
   cute_tuple_int(&one, 1);
   if (cute_layout_make(buf, &n, &one, &err)) cutelua_argerror(L, idx, &err);
   return buf;
@@ -72,7 +74,7 @@ static int l_layout(lua_State *L)
   cute_error err;
   cute_layout *u;
   if (lua_type(L, 1) == LUA_TSTRING) {
-    const char *s = lua_tostring(L, 1);
+    const char *s = cutelua_checktext(L, 1);
     while (*s == ' ' || *s == '\t' || *s == '\n') s++;
     if (strncmp(s, "Sw<", 3) == 0) {
       cute_composed c;
@@ -116,12 +118,13 @@ static int layout_call(lua_State *L)
   cute_layout *A = cutelua_checklayout(L, 1);
   cute_tuple crd, val;
   cute_error err;
+  lua_Integer i;
   /* The index form for plain integers; INT64_MIN (the marker's value)
    * goes the coordinate way, which refuses it. */
-  if (lua_gettop(L) == 2 && lua_isinteger(L, 2) &&
-      lua_tointeger(L, 2) != CUTE_UNDERSCORE && !cute_layout_has_basis(A)) {
+  if (lua_gettop(L) == 2 && cutelua_tointeger(L, 2, &i) &&
+      i != CUTE_UNDERSCORE && !cute_layout_has_basis(A)) {
     int64_t r;
-    if (cute_layout_eval_index(A, (int64_t)lua_tointeger(L, 2), &r, &err))
+    if (cute_layout_eval_index(A, (int64_t)i, &r, &err))
       return cutelua_error(L, &err);
     lua_pushinteger(L, (lua_Integer)r);
     return 1;
@@ -184,7 +187,7 @@ static int layout_stride(lua_State *L)
 static int layout_mode(lua_State *L)
 {
   cute_layout *A = cutelua_checklayout(L, 1);
-  lua_Integer i = luaL_checkinteger(L, 2);
+  lua_Integer i = cutelua_checkint(L, 2);
   cute_error err;
   cute_layout *u;
   luaL_argcheck(L, i >= 0 && i <= INT_MAX, 2, "mode index must be >= 0");

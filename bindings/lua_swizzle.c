@@ -48,7 +48,7 @@ cute_composed *cutelua_pushcomposed(lua_State *L, const cute_composed *c)
 
 static int int_arg(lua_State *L, int arg)
 {
-  lua_Integer v = luaL_checkinteger(L, arg);
+  lua_Integer v = cutelua_checkint(L, arg);
   luaL_argcheck(L, v >= -64 && v <= 64, arg, "swizzle parameter out of range");
   return (int)v;
 }
@@ -59,7 +59,7 @@ static int l_swizzle(lua_State *L)
   cute_swizzle sw;
   cute_error err;
   cute_status st = lua_type(L, 1) == LUA_TSTRING
-                       ? cute_swizzle_parse(&sw, lua_tostring(L, 1), &err)
+                       ? cute_swizzle_parse(&sw, cutelua_checktext(L, 1), &err)
                        : cute_swizzle_make(&sw, int_arg(L, 1), int_arg(L, 2),
                                            int_arg(L, 3), &err);
   if (st) return cutelua_error(L, &err);
@@ -71,7 +71,7 @@ static int swizzle_call(lua_State *L)
 {
   cute_swizzle *sw = cutelua_checkswizzle(L, 1);
   lua_pushinteger(L, (lua_Integer)cute_swizzle_apply(
-                         *sw, (int64_t)luaL_checkinteger(L, 2)));
+                         *sw, (int64_t)cutelua_checkint(L, 2)));
   return 1;
 }
 
@@ -110,11 +110,11 @@ static int l_composed(lua_State *L)
   cute_error err;
   int li = lua_gettop(L) >= 3 ? 3 : 2;
   if (lua_type(L, 1) == LUA_TSTRING) {
-    if (cute_composed_parse(&c, lua_tostring(L, 1), &err))
+    if (cute_composed_parse(&c, cutelua_checktext(L, 1), &err))
       return cutelua_error(L, &err);
   } else {
     c.sw = *cutelua_checkswizzle(L, 1);
-    c.offset = li == 3 ? (int64_t)luaL_checkinteger(L, 2) : 0;
+    c.offset = li == 3 ? (int64_t)cutelua_checkint(L, 2) : 0;
     c.layout = *cutelua_checklayout(L, li);
   }
   cutelua_pushcomposed(L, &c);
@@ -127,9 +127,10 @@ static int composed_call(lua_State *L)
   cute_tuple crd, off;
   cute_error err;
   int64_t r;
-  if (lua_gettop(L) == 2 && lua_isinteger(L, 2) &&
-      lua_tointeger(L, 2) != CUTE_UNDERSCORE) {
-    if (cute_composed_eval_index(C, (int64_t)lua_tointeger(L, 2), &r, &err))
+  lua_Integer i;
+  if (lua_gettop(L) == 2 && cutelua_tointeger(L, 2, &i) &&
+      i != CUTE_UNDERSCORE) {
+    if (cute_composed_eval_index(C, (int64_t)i, &r, &err))
       return cutelua_error(L, &err);
   } else if (cutelua_callcoord(L, 2, &crd)) {
     cute_composed *u = cutelua_pushcomposed(L, C);

@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The marker is a light userdata pointing at this read-only byte: unique in
  * the process, the same in every lua_State, free to compare. */
@@ -60,7 +61,7 @@ static int basis_new(lua_State *L)
   luaL_argcheck(L, n >= 1 && n <= CUTE_MAX_BASIS_DEPTH, n > 0 ? n : 1,
                 "cute.E takes 1 to 3 mode indices");
   for (k = 0; k < n; k++) {
-    lua_Integer i = luaL_checkinteger(L, k + 1);
+    lua_Integer i = cutelua_checkint(L, k + 1);
     luaL_argcheck(L, i >= 0 && i <= CUTE_MAX_BASIS_INDEX, k + 1,
                   "basis index out of range [0, 254]");
     e |= (cute_basis)i << (8 * (k + 1));
@@ -73,7 +74,7 @@ static int basis_mul(lua_State *L)
 {
   int bi = luaL_testudata(L, 1, CUTELUA_BASIS) ? 1 : 2;
   basis_ud *b = luaL_checkudata(L, bi, CUTELUA_BASIS);
-  lua_Integer s = luaL_checkinteger(L, 3 - bi);
+  lua_Integer s = cutelua_checkint(L, 3 - bi);
   int64_t r;
   if (__builtin_mul_overflow(b->v, (int64_t)s, &r))
     return luaL_error(L, "cute.E: 64-bit overflow in %I * E", s);
@@ -111,6 +112,34 @@ static int basis_tostring(lua_State *L)
 
 /* ----------------------------------------------------- Lua -> tuple -- */
 
+int cutelua_tointeger(lua_State *L, int idx, lua_Integer *v)
+{
+  int isint;
+  if (lua_type(L, idx) != LUA_TNUMBER) return 0;
+  *v = lua_tointegerx(L, idx, &isint);
+  return isint;
+}
+
+lua_Integer cutelua_checkint(lua_State *L, int arg)
+{
+  lua_Integer v;
+  if (cutelua_tointeger(L, arg, &v)) return v;
+  if (lua_type(L, arg) != LUA_TNUMBER) luaL_typeerror(L, arg, "integer");
+  return luaL_argerror(L, arg, lua_pushfstring(L, "%s is not an integer",
+                                               luaL_tolstring(L, arg, NULL)));
+}
+
+const char *cutelua_checktext(lua_State *L, int arg)
+{
+  size_t len;
+  const char *s = luaL_checklstring(L, arg, &len);
+  size_t n = strlen(s);
+  if (n != len)
+    luaL_argerror(L, arg, lua_pushfstring(L, "text contains a NUL byte at "
+                                          "column %d", (int)n + 1));
+  return s;
+}
+
 /* err = CUTE_EINVAL with a printf-formatted message. */
 static cute_status fail_msg(cute_error *err, const char *fmt, ...)
 {
@@ -145,16 +174,50 @@ static cute_status leaf(cute_tuple *t, int64_t v, cute_basis e,
   return cute_tuple_leaf(t, v, e, err);
 }
 
+/* A tuple table is the sequence 1..n and nothing else: the walk in build
+ * reads only 1..n, so a hole or any other key would be dropped silently.
+ * The bad key is named: a key outside 1..n, or the first missing one. */
+static cute_status check_sequence(lua_State *L, int idx, lua_Integer n,
+                                  cute_error *err)
+{
+  static const char why[] = " (a tuple table is a list 1..n without holes "
+                            "or other keys)";
+  lua_Integer k, count = 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);
+    if (!cutelua_tointeger(L, -1, &k) || k < 1 || k > n) {
+      const char *key = lua_type(L, -1) == LUA_TSTRING
+                            ? lua_pushfstring(L, "\"%s\"", lua_tostring(L, -1))
+                            : luaL_tolstring(L, -1, NULL);
+      fail_msg(err, "tuple: key %s is outside the list 1..%lld%s", key,
+               (long long)n, why);
+      lua_pop(L, 2);
+      return CUTE_EINVAL;
+    }
+    count++;
+  }
+  for (k = 1; count < n && k <= n; k++) {
+    int hole = lua_rawgeti(L, idx, k) == LUA_TNIL;
+    lua_pop(L, 1);
+    if (hole)
+      return fail_msg(err, "tuple: key %lld is missing from the list "
+                      "1..%lld%s", (long long)k, (long long)n, why);
+  }
+  return CUTE_OK;
+}
+
 static cute_status build(lua_State *L, int idx, cute_tuple *t,
                          cute_error *err)
 {
   cute_status st;
   lua_Integer v;
-  int isint;
   basis_ud *b;
   if (lua_type(L, idx) == LUA_TTABLE) {
     lua_Integer i, n = (lua_Integer)lua_rawlen(L, idx);
-    if ((st = cute_tuple_open(t, err))) return st;
+    if ((st = check_sequence(L, idx, n, err)) ||
+        (st = cute_tuple_open(t, err)))
+      return st;
     for (i = 1; i <= n; i++) {
       lua_rawgeti(L, idx, i);
       st = build(L, lua_gettop(L), t, err);
@@ -163,9 +226,7 @@ static cute_status build(lua_State *L, int idx, cute_tuple *t,
     }
     return cute_tuple_close(t, err);
   }
-  v = lua_tointegerx(L, idx, &isint);
-  if (isint && lua_type(L, idx) == LUA_TNUMBER)
-    return leaf(t, (int64_t)v, 0, err);
+  if (cutelua_tointeger(L, idx, &v)) return leaf(t, (int64_t)v, 0, err);
   if (cutelua_isunderscore(L, idx))
     return cute_tuple_leaf(t, CUTE_UNDERSCORE, 0, err);
   if ((b = luaL_testudata(L, idx, CUTELUA_BASIS)) != NULL)
@@ -249,7 +310,7 @@ static int l_tuple(lua_State *L)
 {
   cute_tuple t;
   cute_error err;
-  if (cute_tuple_parse(&t, luaL_checkstring(L, 1), &err))
+  if (cute_tuple_parse(&t, cutelua_checktext(L, 1), &err))
     return cutelua_error(L, &err);
   cutelua_pushtuple(L, &t);
   return 1;
@@ -292,7 +353,7 @@ static int l_idx2crd(lua_State *L)
 {
   cute_tuple shape, crd;
   cute_error err;
-  lua_Integer i = luaL_checkinteger(L, 1);
+  lua_Integer i = cutelua_checkint(L, 1);
   cutelua_checktuple(L, 2, &shape);
   if (cute_idx2crd(&crd, (int64_t)i, &shape, &err))
     return cutelua_error(L, &err);

@@ -44,3 +44,89 @@ describe("math.mininteger", function()
     assert.equal("(_,2)", cute.tuple_tostring {cute._, 2})
   end)
 end)
+
+describe("complement's cotarget", function()
+  -- 0 and negatives mean "no cotarget" to the C API; from Lua that is
+  -- spelled by leaving the cotarget out.
+  it("must be positive when given", function()
+    local A = L "(4,8):(1,4)"
+    local why = "is not a positive integer"
+    assert.matches("cotarget 0 " .. why, err(cute.complement, A, 0), 1, true)
+    assert.matches("cotarget -5 " .. why, err(cute.complement, A, -5), 1, true)
+    assert.matches("cotarget 0 " .. why, err(cute.complement, A, {0, 4}), 1, true)
+    assert.matches("bad argument #2", err(cute.complement, A, 0), 1, true)
+    assert.equal("1:32", tostring(cute.complement(A)))
+    assert.equal("1:32", tostring(cute.complement(A, nil)))
+    assert.equal("2:32", tostring(cute.complement(A, 64)))
+    assert.equal("2:32", tostring(cute.complement(A, 64.0)))
+  end)
+end)
+
+describe("text", function()
+  -- The parsers stop at a NUL byte: "(4,8):(1,4)\0junk" read as (4,8):(1,4).
+  it("with a NUL byte is refused, not cut", function()
+    local nul = "text contains a NUL byte at column 12"
+    assert.matches(nul, err(L, "(4,8):(1,4)\0junk"), 1, true)
+    assert.matches("column 6", err(cute.tuple, "(4,8)\0"), 1, true)
+    assert.matches("column 10", err(cute.swizzle, "Sw<3,4,3>\0"), 1, true)
+    assert.matches("column 28", err(cute.composed, "Sw<1,0,1> o 0 o (4,8):(1,4)\0x"), 1, true)
+    assert.matches("column 28", err(L, "Sw<1,0,1> o 0 o (4,8):(1,4)\0x"), 1, true)
+  end)
+end)
+
+describe("tuple tables", function()
+  local why = "(a tuple table is a list 1..n without holes or other keys)"
+  it("with holes or other keys are refused, naming the key", function()
+    assert.matches("tuple: key 3 is outside the list 1..1 " .. why,
+                   err(L, {[1] = 4, [3] = 8}), 1, true)
+    assert.matches('tuple: key "x" is outside the list 1..1',
+                   err(L, {4, x = 8}), 1, true)
+    assert.matches("tuple: key 2 is missing from the list 1..3",
+                   err(L, {4, nil, 8}), 1, true)
+    assert.matches("key 1.5", err(L, {4, [1.5] = 8}), 1, true)
+    assert.matches('key "n"', err(L, {4, {2, n = 2}}), 1, true)
+    assert.matches('key "x"', err(L "(4,8):(1,4)", {1, x = 1}), 1, true)
+    assert.matches('key "x"', err(cute.crd2idx, {1, 2}, {4, 8, x = 1}), 1, true)
+    assert.matches('key 0', err(L, {[0] = 2, 4, 8}), 1, true)
+    assert.matches('key "x"', err(L, {x = 1}), 1, true)
+  end)
+
+  it("that are proper lists still work, empty included", function()
+    assert.equal("(4,(2,2)):(1,(4,8))", tostring(L {4, {2, 2}}))
+    assert.equal("():()", tostring(L({}, {})))
+  end)
+end)
+
+describe("floats", function()
+  it("with an exact integer value are integers everywhere", function()
+    local A = L "(4,8):(1,4)"
+    assert.equal("(4,8):(1,4)", tostring(L({4.0, 8}, {1.0, 4})))
+    assert.equal(11, A(3.0, 2.0))
+    assert.equal(A(13), A(13.0))
+    assert.equal("4:1", tostring(cute.composition(A, 4.0)))
+    assert.equal("(4,4):(1,4)", tostring(cute.composition(A, L "(4,4):(1,4)")))
+    assert.equal("(4,8):(1,1)", tostring(cute.make_layout(L "4:1", 8.0)))
+    assert.equal("8:4", tostring(A:mode(1.0)))
+    assert.equal("(8,4):(4,1)", tostring(cute.select(A, {1.0, 0})))
+    assert.equal("(8,4):(4,1)", tostring(cute.select(A, 1.0, 0)))
+    assert.same({1, 1}, cute.idx2crd(5.0, {4, 8}))
+    assert.equal(tostring(cute.upcast(A, 4)), tostring(cute.upcast(A, 4.0)))
+    assert.equal(2, cute.swizzle(1, 0, 1)(3.0))
+    assert.equal("Sw<1,0,1>", tostring(cute.swizzle(1.0, 0.0, 1.0)))
+    assert.equal("3@0", tostring(3.0 * cute.E(0.0)))
+  end)
+
+  it("without one are refused with their value", function()
+    local A = L "(4,8):(1,4)"
+    assert.matches("tuple: 2.5 is not an integer", err(A, 2.5, 1), 1, true)
+    assert.matches("tuple: 2.5 is not an integer", err(A, 2.5), 1, true)
+    assert.matches("2.5 is not an integer", err(cute.idx2crd, 2.5, {4, 8}), 1, true)
+    assert.matches("2.5 is not an integer", err(A.mode, A, 2.5), 1, true)
+    assert.matches("2.5 is not an integer", err(cute.upcast, A, 2.5), 1, true)
+    assert.matches("2.5 is not an integer", err(cute.swizzle, 1, 0, 2.5), 1, true)
+    assert.matches("mode indices must be integers", err(cute.select, A, {0.5}), 1, true)
+    assert.matches("cute.Layout or integer expected, got number",
+                   err(cute.composition, A, 2.5), 1, true)
+    assert.matches("integer expected, got string", err(cute.idx2crd, "5", {4, 8}), 1, true)
+  end)
+end)
