@@ -11,6 +11,8 @@
  *     >> end
  *     > f(3)
  *     (3,2):(1,3)
+ *     > cute.idx2crd(13, {4, 8})
+ *     (1,3)
  *
  * On a terminal, lines are edited with libedit; history persists in
  * $CUTELUA_HISTORY (default ~/.cutelua_history; empty: none), and Tab
@@ -30,6 +32,7 @@
 #include <editline/readline.h>
 #endif
 
+#include "cute.h"
 #include "prog.h"
 
 #define HISTORY_MAX 1000
@@ -188,11 +191,64 @@ static int load_input(lua_State *L) {
   return status;
 }
 
+/* ------------------------------------------------------------ results -- */
+/* Is the value at idx a tuple: a table without metatable holding the list
+ * 1..n (n >= 1) of integers, cute.E / cute._ values and such lists, as
+ * cute.idx2crd and coordinate layouts return?  (cute.tuple_tostring has
+ * the last word on the leaves.)  Depth is bounded by CUTE_MAX_DEPTH, so a
+ * table that holds itself is not one. */
+static int is_tuple(lua_State *L, int idx, int depth) {
+  lua_Integer n, count = 0;
+  if (depth > CUTE_MAX_DEPTH || lua_type(L, idx) != LUA_TTABLE ||
+      lua_getmetatable(L, idx) || (n = (lua_Integer)lua_rawlen(L, idx)) == 0)
+    return 0;  /* (a metatable, once pushed, goes with the pcall) */
+  luaL_checkstack(L, 3, "tuple too deep");
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    int t = lua_type(L, -1), leaf = lua_isinteger(L, -1) ||
+      t == LUA_TUSERDATA || t == LUA_TLIGHTUSERDATA;
+    lua_Integer k = lua_isinteger(L, -2) ? lua_tointeger(L, -2) : 0;
+    if (k < 1 || k > n || !(leaf || is_tuple(L, lua_gettop(L), depth + 1)))
+      return 0;
+    lua_pop(L, 1);
+    count++;
+  }
+  return count == n;
+}
+
+/* The value at 1 as tuple text ("(1,3)") through cute.tuple_tostring, or
+ * no result; under lua_pcall. */
+static int tuple_text(lua_State *L) {
+  if (!is_tuple(L, 1, 0))
+    return 0;
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  if (lua_getfield(L, -1, "cute") != LUA_TTABLE)
+    return 0;
+  lua_pushliteral(L, "tuple_tostring");
+  lua_rawget(L, -2);
+  lua_pushvalue(L, 1);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+/* Prints the results as print does, tuples as CuTe text: a coordinate
+ * reads (1,3), not table: 0x55d4e41ce480.  Other tables stay as they are,
+ * as does a tuple that cute.tuple_tostring refuses. */
 static void print_results(lua_State *L) {
-  int n = lua_gettop(L);
+  int i, n = lua_gettop(L);
   if (n == 0)
     return;
   luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
+  for (i = 1; i <= n; i++) {
+    if (lua_type(L, i) != LUA_TTABLE)
+      continue;
+    lua_pushcfunction(L, tuple_text);
+    lua_pushvalue(L, i);
+    if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING)
+      lua_replace(L, i);
+    else
+      lua_pop(L, 1);
+  }
   lua_getglobal(L, "print");
   lua_insert(L, 1);
   if (lua_pcall(L, n, 0, 0) != LUA_OK) {

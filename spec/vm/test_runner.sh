@@ -105,6 +105,12 @@ has "-i multi-line function" "$out" '>> >> > 42$'
 has "-i error shown" "$err" '^cutelua: stdin:1: oops'
 has "-i goes on after the error" "$out" '> 42$'
 is "-i ends at end of input" "$rc" "0"
+input=$'cute.make_identity_layout{4,8}(13)\ncute.idx2crd(13, {4, 8})\n{4, {2, 2}}, 7\n{}\n{1, x = 2}\n{1.5}\n' \
+  run "$C" -i
+is "-i prints tuples as CuTe text, other tables as tables" \
+  "$(printf '%s\n' "$out" | sed -n 's/0x[0-9a-f]*/0x/; /^>/p')" \
+  "$(printf '%s\n' '> (1,3)' '> (1,3)' $'> (4,(2,2))\t7' '> table: 0x' \
+     '> table: 0x' '> table: 0x' '> ')"
 input=$'function f(\n' run "$C" -i
 has "-i: end of input inside a chunk is its syntax error" "$err" \
   "^cutelua: stdin:1: .*expected near <eof>$"
