@@ -281,7 +281,8 @@ cute_status cute_complement(cute_layout *out, const cute_layout *A,
                             int64_t cotarget, cute_error *err);
 
 /* Right inverse (3.4.1): largest R with L(R(k)) = k; stride-0 and size-1
- * modes are skipped.  Left inverse (3.4.3): L(Linv(L(k))) = L(k) on the
+ * modes are skipped; a negative stride is CUTE_EINVAL, as for the left
+ * inverse and the complement (inverse.c says why).  Left inverse (3.4.3): L(Linv(L(k))) = L(k) on the
  * image, holes filled by stride-0 modes: left_inverse((4,8):(1,5)) =
  * (5,8):(1,4).  Coordinate layouts are inverted per basis component. */
 cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
@@ -291,7 +292,8 @@ cute_status cute_left_inverse(cute_layout *out, const cute_layout *L,
 
 /* Paper 3.4.2: the number of leading elements on which A and B agree
  * (size of the stride-1 mode of coalesce(A o right_inverse(B))), and the
- * layout right_inverse(B) restricted to those elements. */
+ * layout right_inverse(B) restricted to those elements.  Negative-stride
+ * modes take no part (the count is then a lower bound, never an error). */
 cute_status cute_max_common_vector(const cute_layout *A, const cute_layout *B,
                                    int64_t *out, cute_error *err);
 cute_status cute_max_common_layout(cute_layout *out, const cute_layout *A,

@@ -14,6 +14,15 @@
  * offset and index merge first, so (4,8):(1,4) is one mode 32:1.
  *   right_inverse((3,7,5):(5,15,1))  = (5,21):(21,1)
  *   right_inverse((4,8):(1,5))       = 4:1      (5 != 4: the chain stops)
+ * A negative stride is refused, as left_inverse and complement refuse it:
+ * such a mode reaches offsets the positive chain does not see, so the
+ * chain need not be the largest inverse ((4,8):(-1,4) has the right
+ * inverse 2:7, since L(7) = -3 + 4 = 1, yet no chain starts there), and
+ * CuTe's signed chain (stride sign(d)*r) maps into negative indices,
+ * outside L's domain, where it is not even an inverse on the extended
+ * domain: for (2,4):(-4,1) it gives (4,2):(2,-1), and L(R(4)) = L(-1) = -5.
+ * The common vector below only needs *a* right inverse, so it uses the
+ * chain of the positive strides alone (a lower bound then).
  *
  * Left inverse: all modes in stride order; offsets are read in the mixed
  * radix (d0, d1/d0, d2/d1, ..., s_last), the leading radix d0 at stride 0
@@ -36,6 +45,7 @@
  */
 #include "leaves.h"
 
+/* ctx: non-NULL to refuse negative strides (the public right inverse). */
 static cute_status right_fn(cute_leaves *res, const cute_leaves *sel,
                             cute_basis e, const cute_layout *L, void *ctx,
                             cute_error *err)
@@ -43,7 +53,11 @@ static cute_status right_fn(cute_leaves *res, const cute_leaves *sel,
   cute_leaves x = *sel;
   int64_t next = 1;
   int i;
-  (void)e; (void)L; (void)ctx; (void)err;
+  (void)e;
+  for (i = 0; ctx && i < x.n; i++)
+    if (x.m[i].d < 0)
+      return cute_fail_op(err, CUTE_EINVAL, "right_inverse", L, NULL,
+                          "negative stride %lld", (long long)x.m[i].d);
   cute_leaves_merge(&x, 0);
   res->n = 0;
   for (;;) {
@@ -62,7 +76,9 @@ static cute_status right_fn(cute_leaves *res, const cute_leaves *sel,
 cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
                                cute_error *err)
 {
-  return cute_leaves_apply(out, L, "right_inverse", right_fn, NULL, err);
+  static const int refuse_negative = 1;
+  return cute_leaves_apply(out, L, "right_inverse", right_fn,
+                           (void *)&refuse_negative, err);
 }
 
 static cute_status left_fn(cute_leaves *res, const cute_leaves *sel,
@@ -131,8 +147,8 @@ static cute_status common_prefix(int64_t *K, cute_leaves *pre,
   if (cute_layout_has_basis(A) || cute_layout_has_basis(B))
     return cute_fail_op(err, CUTE_ECODOMAIN, op, A, B,
                         "needs two integral layouts");
-  if ((st = cute_right_inverse(&RA, A, err)) ||
-      (st = cute_right_inverse(&RB, B, err)))
+  if ((st = cute_leaves_apply(&RA, A, op, right_fn, NULL, err)) ||
+      (st = cute_leaves_apply(&RB, B, op, right_fn, NULL, err)))
     return st;
   *K = 1;
   pre->n = 0;

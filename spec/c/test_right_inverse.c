@@ -5,6 +5,7 @@
 #include "testlib.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Short names for this file's many rows. */
 #define row(l, expected) \
@@ -53,7 +54,6 @@ static void more(void)
   row("(2,2):(1,1)", "2:1");             /* first stride-1 mode only */
   row("(4,2):(2,1)", "(2,4):(4,1)");
   row("((2,3),4):((12,1),3)", "(12,2):(2,1)"); /* chain 3:2,4:6,2:1 */
-  row("(4,8):(-1,4)", "1:0");             /* negative strides never chain */
   row("(2,2,2):(1,4,2)", "(2,2,2):(1,4,2)");
   /* 2:2 continues 2:1 in offsets once the stride-0 mode between them is
    * skipped, but not in indices (r = 4, not 2): they must not merge. */
@@ -68,6 +68,65 @@ static void errors(void)
 {
   fails("(4,8):(1,1@1)", CUTE_ECODOMAIN, "mix");
   fails("(4,8):(1@1@0,1@1)", CUTE_EINVAL, "nested");
+}
+
+/* Negative strides: refused, as left_inverse and complement refuse them.
+ * This used to return the positive chain silently (4:-1 -> 1:0), which
+ * need not be the largest right inverse, and CuTe's signed chain is no
+ * inverse at all in general; both facts checked here by brute force. */
+static void negative(void)
+{
+  cute_layout A = L("(4,8):(-1,4)"), B = L("(2,4):(-4,1)");
+  cute_layout R2 = L("2:7"), Rs = L("(4,2):(2,-1)");
+  fails("4:-1", CUTE_EINVAL, "negative stride -1");
+  fails("(4,8):(-1,4)", CUTE_EINVAL, "negative stride -1");
+  fails("(4,8):(1,-4)", CUTE_EINVAL, "negative stride -4");
+  fails("(4,8):(-1@0,1@1)", CUTE_EINVAL, "negative stride");
+  /* Modes that contribute no offsets are skipped before the check. */
+  row("(1,4):(-3,1)", "4:1");
+  row("(4,2):(1,0)", "4:1");
+  /* 1:0, the chain's answer for A, is not the largest: 2:7 is one too. */
+  CHECK(is_right_inverse(&A, &R2), "2:7 is a right inverse of %s", S(&A));
+  /* CuTe's signed chain for B, (4,2):(2,-1), leaves L's domain (R(4) =
+   * -1) and even there L(R(4)) = L(-1) = -5, not 4. */
+  CHECK(eval_i(&Rs, 4) == -1 && eval_i(&B, eval_i(&Rs, 4)) == -5,
+        "signed chain of %s at 4", S(&B));
+}
+
+/* Random layouts with some strides negated: right_inverse refuses exactly
+ * those with a negative stride on a mode of size > 1; the common vector
+ * still works (from the positive chain) and is valid by brute force. */
+static void negative_random(void)
+{
+  test_rng r;
+  int t, k, refused = 0;
+  rng_seed(&r, 13);
+  for (t = 0; t < 10000; t++) {
+    cute_layout A = rng_layout(&r, 3, 6, 6, 512), R, C;
+    cute_error e;
+    int64_t K, i;
+    int neg = 0;
+    cute_status st;
+    for (k = 0; k < A.stride.nleaf; k++) {
+      if (rng_range(&r, 0, 2) == 0) A.stride.v[k] = -A.stride.v[k];
+      neg |= A.shape.v[k] > 1 && A.stride.v[k] < 0;
+    }
+    st = cute_right_inverse(&R, &A, &e);
+    CHECK(neg ? st == CUTE_EINVAL && strstr(e.msg, "negative stride")
+              : st == CUTE_OK && is_right_inverse(&A, &R),
+          "right_inverse(%s): %s", S(&A), st ? e.msg : S(&R));
+    refused += st != CUTE_OK;
+    if (cute_max_common_vector(&A, &A, &K, &e) != CUTE_OK ||
+        cute_max_common_layout(&C, &A, &A, &e) != CUTE_OK) {
+      CHECK(0, "max_common(%s): %s", S(&A), e.msg);
+      continue;
+    }
+    for (i = 0; i < K && eval_i(&A, eval_i(&C, i)) == i; i++) {}
+    CHECK(i == K && size_of(&C) == K, "max_common(%s) = %lld, %s: A(C(%lld))"
+          " != %lld", S(&A), (long long)K, S(&C), (long long)i,
+          (long long)i);
+  }
+  CHECK(refused > 3000 && refused < 9000, "coverage: %d refused", refused);
 }
 
 /* R injective: distinct indices for distinct k. */
@@ -147,6 +206,8 @@ int main(void)
   table5();
   more();
   errors();
+  negative();
+  negative_random();
   properties();
   return test_finish();
 }
