@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_runner.sh CUTELUA -- the cutelua program as lua(1): options, arg,
-# stdin, LUA_INIT, exit codes, errors with tracebacks on stderr, the
-# embedded stdlib in a copied binary, and start-up time.
+# stdin, LUA_INIT, exit codes, errors with tracebacks on stderr, the REPL
+# without a terminal, the embedded stdlib in a copied binary.  No timing:
+# start-up is measured by bench/vm_start.sh.
 set -u
 . "$(dirname "$0")/lib.sh"
 C=$1
@@ -126,23 +127,5 @@ is "copied binary runs" "$(cat copied.out)" "(2,3):(1,2)"
 if command -v ldd >/dev/null; then
   hasnt "no shared Lua or libedit" "$(ldd "$C")" 'liblua|libedit'
 fi
-
-# -- start-up: median of 11 runs, must stay <= 50 ms ------------------------
-median_ms() {
-  local i t0 t1 times=()
-  for i in $(seq 11); do
-    t0=$(date +%s%N)
-    "$@" </dev/null >/dev/null 2>&1
-    t1=$(date +%s%N)
-    times+=($(((t1 - t0) / 1000)))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | sed -n 6p
-}
-us=$(median_ms "$C" -e '')
-echo "start-up (cutelua -e ''): $us us"
-[ "$us" -le 50000 ] && ok || bad "start-up $us us > 50 ms"
-us=$(median_ms "$C" -i)
-echo "REPL start to end of input (cutelua -i </dev/null): $us us"
-[ "$us" -le 50000 ] && ok || bad "REPL start $us us > 50 ms"
 
 finish
