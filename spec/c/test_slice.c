@@ -7,6 +7,10 @@
  * Figure 5 prints the results.  CuTe C++ instead flattens every `_` into
  * one rank-k tuple (A((1,_),((_,0),_)) = (2,2,2):(1,2,100) there, vs
  * (2,(2,2)):(1,(2,100)) here); both are the same function.
+ *
+ * The property test slices random layouts at random partial coordinates
+ * (`_`, whole-element indices and nested groups mixed) and checks eq. 10,
+ * offset + sub(c*) = L(c' + c*), for every completion c*.
  */
 #include "testlib.h"
 
@@ -115,9 +119,102 @@ static void test_slice_forms(void)
         "finer than the shape");
 }
 
+/* ------------------------------------------------------------ property -- */
+
+/* What a partial coordinate does to each leaf of the shape: fixes its
+ * digit, or keeps it for the sublayout. */
+typedef struct partial {
+  int64_t digit[CUTE_MAX_LEAVES];
+  int kept[CUTE_MAX_LEAVES];
+} partial;
+
+/* Leaves of the shape element at token p; *end gets the token after it. */
+static int elem_leaves(const cute_tuple *shape, int p, int *end)
+{
+  int depth = 0, n = 0;
+  do {
+    char t = shape->tok[p++];
+    depth += t == '(' ? 1 : t == ')' ? -1 : 0;
+    n += t == 'x';
+  } while (depth > 0);
+  *end = p;
+  return n;
+}
+
+/* Appends to crd a random coordinate of the shape element at token *p
+ * (leaves from *leaf): `_`, an index of the whole element (spread over
+ * its leaves colexicographically), or, for a group, one per child. */
+static void gen_partial(test_rng *r, const cute_tuple *shape, int *p,
+                        int *leaf, cute_tuple *crd, partial *pt)
+{
+  int end, k, n = elem_leaves(shape, *p, &end);
+  int64_t pick = rng_range(r, 0, shape->tok[*p] == '(' ? 3 : 1), v, size = 1;
+  if (pick >= 2) {
+    cute_tuple_open(crd, NULL);
+    for (++*p; shape->tok[*p] != ')';)
+      gen_partial(r, shape, p, leaf, crd, pt);
+    ++*p;
+    cute_tuple_close(crd, NULL);
+    return;
+  }
+  for (k = *leaf; k < *leaf + n; k++) size *= shape->v[k];
+  v = rng_range(r, 0, size - 1);
+  cute_tuple_leaf(crd, pick ? v : CUTE_UNDERSCORE, 0, NULL);
+  for (k = *leaf; k < *leaf + n; k++) {
+    pt->kept[k] = !pick;
+    pt->digit[k] = v % shape->v[k];
+    v /= shape->v[k];
+  }
+  *leaf += n;
+  *p = end;
+}
+
+/* offset + sub(c*) == L(c' + c*) for every completion c* of the partial
+ * coordinate c', by brute force over the kept leaves. */
+static void test_slice_property(void)
+{
+  test_rng r;
+  int t, k, slices = 0;
+  rng_seed(&r, 5150);
+  for (t = 0; t < 12000; t++) {
+    cute_layout l = rng_layout(&r, 3, 6, 6, 512), sub;
+    cute_tuple crd, off;
+    partial pt;
+    cute_error e;
+    int p = 0, leaf = 0;
+    int64_t i, n = 1, bad = -1;
+    cute_tuple_clear(&crd);
+    gen_partial(&r, &l.shape, &p, &leaf, &crd, &pt);
+    if (cute_layout_slice(&sub, &off, &l, &crd, &e) != CUTE_OK) {
+      CHECK(0, "slice %s at %s: %s", S(&l), ST(&crd), e.msg);
+      continue;
+    }
+    for (k = 0; k < l.shape.nleaf; k++)
+      if (pt.kept[k]) n *= l.shape.v[k];
+    for (i = 0; i < n && bad < 0; i++) {
+      int64_t rest = i, want = 0;
+      for (k = 0; k < l.shape.nleaf; k++) {
+        int64_t c = pt.digit[k];
+        if (pt.kept[k]) {
+          c = rest % l.shape.v[k];
+          rest /= l.shape.v[k];
+        }
+        want += c * l.stride.v[k];
+      }
+      if (off.v[0] + eval_i(&sub, i) != want) bad = i;
+    }
+    CHECK(bad < 0 && size_of(&sub) == n, "%s(%s) = {%s} o %s: size %lld "
+          "(want %lld), wrong at c* = %lld", S(&l), ST(&crd), ST(&off),
+          S(&sub), (long long)size_of(&sub), (long long)n, (long long)bad);
+    slices += n > 1;
+  }
+  CHECK(slices > 6000, "only %d slices kept anything", slices);
+}
+
 int main(void)
 {
   test_figure5();
   test_slice_forms();
+  test_slice_property();
   return test_finish();
 }
