@@ -130,3 +130,79 @@ describe("floats", function()
     assert.matches("integer expected, got string", err(cute.idx2crd, "5", {4, 8}), 1, true)
   end)
 end)
+
+describe("tilers", function()
+  local A = L "(4,8):(1,4)"
+  it("take floats with an exact integer value as integers", function()
+    assert.equal(tostring(cute.logical_divide(A, {2, 4})),
+                 tostring(cute.logical_divide(A, {2.0, 4.0})))
+    assert.equal(tostring(cute.zipped_divide(A, 2)), tostring(cute.zipped_divide(A, 2.0)))
+    assert.equal("(2,4):(1,4)", tostring(cute.composition(A, {2.0, 4})))
+    assert.equal("<2:1,4:1>", cute.tiler_tostring {2.0, 4})
+    assert.matches("tiler element 2.5 is not a layout, integer or table",
+                   err(cute.logical_divide, A, {2.5, 2}), 1, true)
+  end)
+
+  it("with holes or other keys are refused, naming the key", function()
+    assert.matches("tiler key 3 is outside the list 1..1",
+                   err(cute.logical_divide, A, {[1] = 2, [3] = 2}), 1, true)
+    assert.matches('tiler key "x" is outside the list 1..1',
+                   err(cute.composition, A, {2, x = 2}), 1, true)
+    assert.matches("tiler key 2 is missing from the list 1..3",
+                   err(cute.logical_product, L "(2,2,2)", {2, nil, 2}), 1, true)
+    assert.matches('tiler key "n"',
+                   err(cute.zipped_divide, L "((4,2),8)", {{2, n = 1}}), 1, true)
+  end)
+end)
+
+describe("argument errors raised inside the stdlib", function()
+  -- They point at the caller's line, not at stdlib/cute/*.lua (where the
+  -- stdlib's own checks and the C functions it calls raised them).
+  local A = L "(4,8):(1,4)"
+  local here = "^[^:]*input_spec%.lua:%d+: "
+  local function at_caller(f)
+    local ok, msg = pcall(f)
+    assert.is_false(ok)
+    assert.matches(here, msg)
+    assert.not_matches("cute/[%w_]+%.lua", msg)
+    return msg
+  end
+
+  it("point at the caller's line", function()
+    local m
+    m = at_caller(function() local r = cute.composition(A, "x"); return r end)
+    assert.matches("bad argument #2 to 'composition'", m, 1, true)
+    m = at_caller(function() local r = cute.composition(A, {2, "x"}); return r end)
+    assert.matches("tiler element x is not a layout", m, 1, true)
+    m = at_caller(function() local r = cute.composition(5, {2}); return r end)
+    assert.matches("a by-mode tiler needs a cute.Layout on the left", m, 1, true)
+    m = at_caller(function() local r = cute.logical_divide(A, {2, "x"}); return r end)
+    assert.matches("logical_divide((4,8):(1,4), <2:1,x>): tiler element x", m, 1, true)
+    m = at_caller(function() local r = cute.zipped_product(A, {2, 2, 2}); return r end)
+    assert.matches("tiler has 3 modes but the layout has rank 2", m, 1, true)
+    m = at_caller(function() local r = cute.blocked_product(A, "x"); return r end)
+    assert.matches("blocked_product((4,8):(1,4), x)", m, 1, true)
+    m = at_caller(function() local r = cute.local_tile(A, {2, 2}, {0, "x"}); return r end)
+    assert.matches("local_tile: ", m, 1, true)
+    m = at_caller(function() local r = cute.local_partition(A, L "2:1", "x"); return r end)
+    assert.matches("local_partition: thread index x is not an integer", m, 1, true)
+    m = at_caller(function() local r = cute.local_partition(A, 5, 0); return r end)
+    assert.matches("local_partition: the thread layout must be a cute.Layout", m, 1, true)
+  end)
+
+  it("leave inadmissible algebra without a position, as the C module does", function()
+    local ok, msg = pcall(function() local r = cute.logical_divide(L "(4,6,8):(2,3,5)", L "6:3"); return r end)
+    assert.is_false(ok)
+    assert.matches("^logical_divide%(", msg)
+    ok, msg = pcall(function() local r = cute.composition(L "(4,6,8):(2,3,5)", L "6:3"); return r end)
+    assert.matches("^composition%(", msg)
+  end)
+
+  it("still work when called directly by pcall", function()
+    assert.matches("^composition%(%(4,8%):%(1,4%), <2:1,x>%)", err(cute.composition, A, {2, "x"}))
+    assert.equal("(2,2):(1,4)", tostring((cute.local_tile(A, {2, 2}, {0, 0}))))
+    local P, off = cute.local_partition(L "(8,16):(16,1)", cute.layout {2, 4}, 5.0)
+    assert.equal("(4,4):(32,4)", tostring(P))
+    assert.equal(18, off)
+  end)
+end)

@@ -13,6 +13,7 @@
 --                                                  --> (4,4):(32,4)  18
 local core = require "cute.core"
 local divide = require "cute.divide"
+local tiler = require "cute.tiler"
 
 local M = {}
 
@@ -27,12 +28,12 @@ local function padded(coord, n)
 end
 
 --- The sublayout of tile `coord` (and its offset) when A is cut into
--- tiles by `tiler` (CuTe's inner_partition).  coord indexes the rest
+-- tiles by the tiler T (CuTe's inner_partition).  coord indexes the rest
 -- mode: an integer (flat tile index) or a tuple, padded with `_`.
-function M.local_tile(A, tiler, coord)
-  local Z = divide.zipped_divide(A, tiler)
+M.local_tile = tiler.public("local_tile", function(A, T, coord)
+  local Z = divide.zipped_divide(A, T)
   return Z(_, padded(coord, core.rank(Z:mode(1))))
-end
+end)
 
 --- The coordinate of `index` in thread layout T, one integer per mode of
 -- T (an integer for an integer-shaped T) -- CuTe's get_flat_coord: each
@@ -49,7 +50,7 @@ function M.flat_coord(T, index, op)
     end
     if math.type(d) ~= "integer" then
       error(("%s: thread layout strides must be integers, got %s")
-        :format(op, tostring(T)), 0)
+        :format(op, tostring(T)))
     end
     return d == 0 and 0 or (index // d) % s
   end
@@ -76,13 +77,17 @@ end
 -- from thread coordinates to thread indices): A is cut into tiles of
 -- thr's shape and the thread keeps its element of every tile (CuTe's
 -- outer_partition).  Returns the sublayout and its offset.
-function M.local_partition(A, thr, index)
+M.local_partition = tiler.public("local_partition", function(A, thr, index)
   if getmetatable(thr) ~= core.metatables.Layout then
-    error("local_partition: the thread layout must be a cute.Layout", 0)
+    error("local_partition: the thread layout must be a cute.Layout")
+  end
+  if type(index) ~= "number" or not math.tointeger(index) then
+    error(("local_partition: thread index %s is not an integer")
+      :format(tostring(index)))
   end
   local Z = divide.zipped_divide(A, M.product_each(thr:shape()))
-  return Z(padded(M.flat_coord(thr, index, "local_partition"),
+  return Z(padded(M.flat_coord(thr, math.tointeger(index), "local_partition"),
                   core.rank(Z:mode(0))), _)
-end
+end)
 
 return M

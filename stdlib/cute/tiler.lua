@@ -20,19 +20,56 @@ function M.is_layout(x)
   return getmetatable(x) == Layout
 end
 
+-- An integer tile: integers and floats with an exact integer value, as
+-- everywhere the C module reads integers (nil otherwise).
+local function integer(t)
+  return type(t) == "number" and math.tointeger(t) or nil
+end
+
 --- Text of a tiler: "<4:1,8:2>", nested sub-tilers as "<...>" too.
 function M.tostring(T)
   if type(T) ~= "table" then
-    return math.type(T) == "integer" and (T .. ":1") or tostring(T)
+    return integer(T) and (integer(T) .. ":1") or tostring(T)
   end
   local parts = {}
   for i = 1, #T do parts[i] = M.tostring(T[i]) end
   return "<" .. table.concat(parts, ",") .. ">"
 end
 
---- Raise an error naming the operation and its operands, like the algebra.
+-- Errors.  Misuse found inside the stdlib is raised with error(msg) (level
+-- 1: a position in the stdlib); so is an argument error that a C function
+-- raises at the stdlib's call.  The public functions (M.public) move such
+-- a position to their caller's line.  Inadmissible algebra, like the C
+-- module's messages, carries no position (level 0).
+local stdlib_position = "^[^\n:]*cute/[%w_/]*%.lua:%d+: "
+
+--- Raise an argument error naming the operation and its operands.
 function M.fail(op, A, T, reason)
-  error(("%s(%s, %s): %s"):format(op, tostring(A), M.tostring(T), reason), 0)
+  error(("%s(%s, %s): %s"):format(op, tostring(A), M.tostring(T), reason))
+end
+
+-- Re-raise r, caught by a public function: at the public function's caller
+-- (level 3 from here) when it points into the stdlib, as it is otherwise.
+-- A message that is not about `name` is prefixed by `call` ("name(A, T)")
+-- or, without one, by the name.
+local function reraise(r, name, call)
+  if type(r) ~= "string" then error(r, 0) end
+  local msg, moved = r:gsub(stdlib_position, "", 1)
+  if call and msg:sub(1, #name + 1) ~= name .. "(" then
+    msg = call .. ": " .. msg
+  elseif not call and not msg:find(name, 1, true) then
+    msg = name .. ": " .. msg
+  end
+  error(msg, moved > 0 and 3 or 0)
+end
+
+--- The public function `name` made of f (any arguments and results).
+function M.public(name, f)
+  return function(...)
+    local r = table.pack(pcall(f, ...))
+    if r[1] then return table.unpack(r, 2, r.n) end
+    reraise(r[2], name)
+  end
 end
 
 --- A public operation `name(A, T)` made of the function f: an error from
@@ -48,19 +85,33 @@ function M.checked(name, f)
     end
     local ok, r = pcall(f, A, T)
     if ok then return r end
-    if type(r) == "string" and r:sub(1, #name + 1) ~= name .. "(" then
-      r = ("%s(%s, %s): %s"):format(name, tostring(A), M.tostring(T), r)
-    end
-    error(r, 0)
+    reraise(r, name, ("%s(%s, %s)"):format(name, tostring(A), M.tostring(T)))
   end
 end
 
 --- The layout a non-table tile stands for: Layouts as they are, n as n:1.
 function M.tile(t, op, A, T)
   if M.is_layout(t) then return t end
-  if math.type(t) == "integer" then return core.layout(t, 1) end
+  if integer(t) then return core.layout(integer(t), 1) end
   M.fail(op, A, T, ("tiler element %s is not a layout, integer or table")
     :format(tostring(t)))
+end
+
+-- The first key of table T that is not part of the list 1..#T (a key
+-- outside it, or a hole in it), as text; nil for a proper list.
+local function bad_key(T)
+  local n = #T
+  for k in pairs(T) do
+    if math.type(k) ~= "integer" or k < 1 or k > n then
+      return type(k) == "string" and ("%q"):format(k) or tostring(k),
+             "is outside the list 1.." .. n
+    end
+  end
+  for i = 1, n do
+    if T[i] == nil then
+      return tostring(i), "is missing from the list 1.." .. n
+    end
+  end
 end
 
 --- (op(A0, T1), op(A1, T2), ...): `op(Ai, Ti)` on each mode named by the
@@ -70,7 +121,12 @@ end
 function M.bymode(op, name, A, T, keep_rest)
   if not M.is_layout(A) then
     error(("%s: a by-mode tiler needs a cute.Layout on the left, got %s")
-      :format(name, tostring(A)), 0)
+      :format(name, tostring(A)))
+  end
+  local key, where = bad_key(T)
+  if key then
+    M.fail(name, A, T, ("tiler key %s %s (a tiler table is a list 1..n "
+      .. "without holes or other keys)"):format(key, where))
   end
   local r = core.rank(A)
   if #T > r then
@@ -151,11 +207,11 @@ end
 
 --- composition(A, B): B a Layout, an integer n (= n:1) or a tiler table;
 -- A a Layout, Swizzle or ComposedLayout.  R(c) = A(B(c)).
-function M.composition(A, B)
+M.composition = M.public("composition", function(A, B)
   if type(B) == "table" then
     return M.bymode(core.composition, "composition", A, B, false)
   end
   return core.composition(A, B)
-end
+end)
 
 return M
