@@ -331,6 +331,10 @@ static int guard_gmatch(lua_State *L) {
 }
 
 static int guard_gsub(lua_State *L) {
+  int t = lua_type(L, 3);  /* checked here to be named (see length_of) */
+  luaL_argexpected(L, t == LUA_TNUMBER || t == LUA_TSTRING ||
+                   t == LUA_TFUNCTION || t == LUA_TTABLE, 3,
+                   "string/function/table");
   return guard_pattern(L, "gsub", 0, 1, 0);
 }
 
@@ -347,12 +351,14 @@ static int guard_rep(lua_State *L) {
 }
 
 /* ---------------------------------------------------- table wrappers -- */
-/* #t as the table library reads it (honouring __len); 0 when t is neither
- * a table nor has a __len: the library then raises its own error. */
+/* #t as the table library reads it (honouring __len).  A value that is
+ * no table and has no __len is refused here, with the library's message:
+ * raised inside the wrapped function, an argument error could not name
+ * it ("bad argument #1 to '?'"). */
 static lua_Integer length_of(lua_State *L) {
   if (lua_type(L, 1) != LUA_TTABLE) {
     if (luaL_getmetafield(L, 1, "__len") == LUA_TNIL)
-      return 0;
+      luaL_checktype(L, 1, LUA_TTABLE);
     lua_pop(L, 1);
   }
   return luaL_len(L, 1);
@@ -364,9 +370,9 @@ static double span(lua_Integer i, lua_Integer j) {
 }
 
 static int guard_insert(lua_State *L) {
+  lua_Integer n = length_of(L);
   if (lua_gettop(L) == 3)
-    cutelua_budget_take(L, span(luaL_checkinteger(L, 2), length_of(L)),
-                        "table.insert");
+    cutelua_budget_take(L, span(luaL_checkinteger(L, 2), n), "table.insert");
   return call_library(L);
 }
 

@@ -158,6 +158,12 @@ static void test_table_budget(void) {
             "assert(table.concat(t, ',') == '1,2,3,4')\n"
             "assert(table.concat(table.move(t, 1, 2, 3, {}), ',', 3, 4)"
             " == '1,2')");
+  /* argument errors still name the function */
+  run_fails(S, "table.insert(5, 1)", CUTELUA_ERUN,
+            "bad argument #1 to 'insert' (table expected, got number)");
+  run_fails(S, "table.sort('x')", CUTELUA_ERUN, "bad argument #1 to 'sort'");
+  run_fails(S, "return ('x'):gsub('x', true)", CUTELUA_ERUN,
+            "bad argument #2 to 'gsub' (string/function/table expected");
   cutelua_close(S);
 }
 
