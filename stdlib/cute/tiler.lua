@@ -8,6 +8,14 @@
 --   (8,16):(20,1) o <4:1, 8:2>  = (4,8):(20,2)
 --   cute.composition(A, {4, cute.layout "8:2"})
 --
+-- The slice marker `_` as a tile leaves its mode untouched, as CuTe's
+-- Underscore tiler does in composition, logical_divide and logical_product
+-- (A o _ = A / _ = A x _ = A), and prints as `_`:
+--   (4,8):(1,4) / <_,2:1>  = (4,(2,4)):(1,(4,8))
+-- The zipped, tiled and flat arrangements then split the untouched mode
+-- into (tile, rest) as its modes 0 and 1, as CuTe's zip2_by does (which
+-- requires it to have rank 2): for (thr, val) modes already arranged.
+--
 -- Operations that take tilers (composition, the divides, the by-mode
 -- products) call `bymode` with their own per-mode operation.
 local core = require "cute.core"
@@ -15,6 +23,7 @@ local core = require "cute.core"
 local M = {}
 
 local Layout = core.metatables.Layout
+local _ = core._
 
 function M.is_layout(x)
   return getmetatable(x) == Layout
@@ -28,6 +37,7 @@ end
 
 --- Text of a tiler: "<4:1,8:2>", nested sub-tilers as "<...>" too.
 function M.tostring(T)
+  if T == _ then return "_" end
   if type(T) ~= "table" then
     return integer(T) and (integer(T) .. ":1") or tostring(T)
   end
@@ -94,7 +104,7 @@ function M.tile(t, op, A, T)
   if M.is_layout(t) then return t end
   if integer(t) then return core.layout(integer(t), 1) end
   M.fail(op, A, T, ("tiler element %s is not a layout, integer or table")
-    :format(tostring(t)))
+    :format(M.tostring(t)))
 end
 
 -- The first key of table T that is not part of the list 1..#T (a key
@@ -136,7 +146,9 @@ function M.bymode(op, name, A, T, keep_rest)
   local modes = {}
   for i = 1, #T do
     local t = T[i]
-    if type(t) == "table" then
+    if t == _ then
+      modes[i] = A:mode(i - 1)
+    elseif type(t) == "table" then
       modes[i] = M.bymode(op, name, A:mode(i - 1), t, keep_rest)
     else
       modes[i] = op(A:mode(i - 1), M.tile(t, name, A, T))
@@ -153,6 +165,7 @@ end
 -- an integer n stands for n:1.
 function M.by_tiler(op1, name)
   return function(A, T)
+    if T == _ then return A end
     if type(T) == "table" then return M.bymode(op1, name, A, T, true) end
     return op1(A, M.tile(T, name, A, T))
   end
@@ -174,9 +187,15 @@ end
 
 --- Splits D, the result of a by-mode divide or product of some layout by
 -- tiler T, into its "tile" and "rest" parts (CuTe's tile_unzip): for a
--- non-table T, D is already (tile, rest); a table splits each mode it
--- names, and modes past it belong to the rest.
+-- non-table T, D is already (tile, rest) -- for `_`, the untouched mode
+-- must have rank 2 to be read so; a table splits each mode it names, and
+-- modes past it belong to the rest.
 function M.unzip(D, T)
+  if T == _ and core.rank(D) ~= 2 then
+    error(("a mode kept whole by _ is split into (tile, rest) as its modes "
+      .. "0 and 1, as in CuTe, so it needs rank 2; %s has rank %d")
+      :format(tostring(D), core.rank(D)))
+  end
   if type(T) ~= "table" then return D:mode(0), D:mode(1) end
   local tiles, rests = {}, {}
   for i = 1, #T do
@@ -208,6 +227,7 @@ end
 --- composition(A, B): B a Layout, an integer n (= n:1) or a tiler table;
 -- A a Layout, Swizzle or ComposedLayout.  R(c) = A(B(c)).
 M.composition = M.public("composition", function(A, B)
+  if B == _ then return A end
   if type(B) == "table" then
     return M.bymode(core.composition, "composition", A, B, false)
   end
