@@ -19,9 +19,14 @@
 
 /* load(chunk [, chunkname [, mode [, env]]]) with mode "t" whatever the
  * script asked.  An absent env must stay absent (load tells "no env" from
- * an env of nil), so only the mode slot is filled in. */
+ * an env of nil), so only the mode slot is filled in.  The arguments are
+ * checked here: raised inside Lua's load, called from C, an argument error
+ * could not name load. */
 static int load_text(lua_State *L) {
   int n = lua_gettop(L);
+  if (!lua_isstring(L, 1))
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+  luaL_optstring(L, 2, NULL);
   if (n < 2)
     lua_settop(L, 2);
   lua_pushliteral(L, "t");

@@ -57,6 +57,9 @@ static void test_no_bytecode(void) {
             " == 8)");
   run_fails(S, "local f, err = load('x = = 1', '=chunk') error(err)",
             CUTELUA_ERUN, "chunk:1:");
+  run_fails(S, "load({})", CUTELUA_ERUN,
+            "bad argument #1 to 'load' (function expected, got table)");
+  run_fails(S, "load('x', {})", CUTELUA_ERUN, "bad argument #2 to 'load'");
   cutelua_close(S);
   S = open_with(0, 1);  /* io open: the host trusts the script */
   run_ok(S, "local d = string.dump(function() return 9 end)\n"
