@@ -2,7 +2,7 @@
 # run.sh -- the project's entry points (see README.md):
 #   ./run.sh tour    set up, build, run the guided tour (examples/tour.lua)
 #   ./run.sh test    set up, build, run every test (ctest)
-#   ./run.sh bench   set up, build, run the algebra benchmark
+#   ./run.sh bench   set up, build, run the CPU benchmarks (algebra, Lua, start-up)
 #   ./run.sh build   set up and build only
 # Builds go to build/ (RelWithDebInfo); BUILD_DIR overrides.  tour and bench
 # keep the build's output in $BUILD_DIR/build.log unless it fails.
@@ -30,7 +30,10 @@ build_quietly() {
 case "${1:-}" in
   tour)  build_quietly; shift; exec "$build/vm/cutelua" examples/tour.lua "$@" ;;
   test)  build_all; cd "$build"; exec ctest --output-on-failure -j"$jobs" ;;
-  bench) build_quietly; exec "$build/bench/algebra" ;;
+  bench) build_quietly
+         "$build/bench/algebra"
+         "$build/vm/cutelua" bench/lua/compose.lua
+         exec bench/vm_start.sh "$build/vm/cutelua" ;;
   build) build_all ;;
   *) usage ;;
 esac

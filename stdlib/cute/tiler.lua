@@ -226,12 +226,21 @@ end
 
 --- composition(A, B): B a Layout, an integer n (= n:1) or a tiler table;
 -- A a Layout, Swizzle or ComposedLayout.  R(c) = A(B(c)).
-M.composition = M.public("composition", function(A, B)
+local by_tiler = M.public("composition", function(A, B)
   if B == _ then return A end
   if type(B) == "table" then
     return M.bymode(core.composition, "composition", A, B, false)
   end
   return core.composition(A, B)
 end)
+function M.composition(A, B)
+  -- Two layouts (or a layout and n) go straight to C: its errors then carry
+  -- no position, so the public wrapper (a pcall and a table per call) has
+  -- nothing to add.
+  if M.is_layout(A) and (M.is_layout(B) or math.type(B) == "integer") then
+    return core.composition(A, B)
+  end
+  return by_tiler(A, B)
+end
 
 return M
