@@ -125,10 +125,11 @@ static void warnf(void *ud, const char *msg, int tocont) {
 }
 
 /* --------------------------------------------------------- arguments -- */
-enum { HAS_ERROR = 1, HAS_I = 2, HAS_V = 4, HAS_E = 8, HAS_BIG_E = 16 };
+enum { HAS_ERROR = 1, HAS_I = 2, HAS_V = 4, HAS_E = 8, HAS_BIG_E = 16,
+       HAS_SHOW = 32 };
 
 static void usage(const char *badopt) {
-  if (badopt[1] == 'e' || badopt[1] == 'l')
+  if (badopt[1] == 'e' || badopt[1] == 'l' || strcmp(badopt, "--show") == 0)
     fprintf(stderr, "%s: '%s' needs argument\n", PROG_NAME, badopt);
   else
     fprintf(stderr, "%s: unrecognized option '%s'\n", PROG_NAME, badopt);
@@ -142,6 +143,9 @@ static void usage(const char *badopt) {
           "  -v        show version information\n"
           "  -E        ignore environment variables\n"
           "  -W        turn warnings on\n"
+          "  --show L [-o out.svg|.html|.tex|.txt]\n"
+          "            draw layout text or a catalog atom name L (a table on\n"
+          "            the terminal without -o)\n"
           "  --        stop handling options\n"
           "  -         stop handling options and execute stdin\n"
           "The global 'cute' is the layout module; LUA_INIT_5_4 or LUA_INIT\n"
@@ -161,6 +165,15 @@ static int scan_args(char **argv, int *first) {
       return flags;
     switch (a[1]) {
     case '-':
+      if (strcmp(a, "--show") == 0) {
+        if (argv[++i] == NULL)
+          return HAS_ERROR;
+        if (argv[i + 1] != NULL && strcmp(argv[i + 1], "-o") == 0 &&
+            argv[(i += 2)] == NULL)
+          return HAS_ERROR;
+        flags |= HAS_SHOW;
+        break;
+      }
       if (a[2] != '\0')
         return HAS_ERROR;
       *first = argv[i + 1] != NULL ? i + 1 : 0;
@@ -227,6 +240,22 @@ static int run_require(lua_State *L, char *spec) {
     lua_setglobal(L, spec);
   }
   return prog_report(L, status);
+}
+
+/* --show L [-o path]: cute.show(L, path), the picture tools' entry point. */
+static int run_show(lua_State *L, char **argv, int script) {
+  int i;
+  for (i = 1; i < script && strcmp(argv[i], "--show") != 0; i++)
+    ;
+  lua_getglobal(L, "cute");
+  lua_getfield(L, -1, "show");
+  lua_remove(L, -2);
+  lua_pushstring(L, argv[i + 1]);
+  if (argv[i + 2] != NULL && strcmp(argv[i + 2], "-o") == 0)
+    lua_pushstring(L, argv[i + 3]);
+  else
+    lua_pushnil(L);
+  return prog_report(L, prog_docall(L, 2, 0)) == LUA_OK;
 }
 
 /* -e, -l and -W in command-line order, up to the script. */
@@ -326,11 +355,13 @@ static int pmain(lua_State *L) {
     return 0;
   if (!run_options(L, argv, script > 0 ? script : argc))
     return 0;
+  if ((flags & HAS_SHOW) && !run_show(L, argv, script > 0 ? script : argc))
+    return 0;
   if (script > 0 && run_script(L, argv, script) != LUA_OK)
     return 0;
   if (flags & HAS_I) {
     prog_repl(L);
-  } else if (script == 0 && !(flags & (HAS_E | HAS_V))) {
+  } else if (script == 0 && !(flags & (HAS_E | HAS_V | HAS_SHOW))) {
     if (isatty(STDIN_FILENO)) {
       print_version();
       prog_repl(L);

@@ -34,6 +34,18 @@ is "no -W" "$err" ""
 run "$C" -e 'print(type(debug.traceback), type(io.open), type(os.time))'
 is "full libraries" "$out" "$(printf 'function\tfunction\tfunction')"
 
+# -- --show: the picture tools from the command line -------------------------
+run "$C" --show "(4,8):(1,4)"
+has "--show table" "$out" '^ 0  \|  0 \|  4 \|  8 \|'
+run "$C" --show "(4,8):(1,4)" -o pic.svg
+is "--show -o exit" "$rc" "0"
+has "--show -o svg" "$(head -c 4 pic.svg)" '^<svg'
+run "$C" --show
+has "--show needs argument" "$err" "'--show' needs argument"
+run "$C" --show "(4,8"
+has "--show bad layout" "$err" 'column 5'
+is "--show bad layout exit" "$rc" "1"
+
 # -- scripts, arg, stdin ----------------------------------------------------
 cat >s.lua <<'LUA'
 print(arg[-2], arg[-1], arg[0], arg[1], arg[2], select('#', ...), ...)
