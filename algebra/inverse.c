@@ -136,8 +136,9 @@ cute_status cute_left_inverse(cute_layout *out, const cute_layout *L,
  * composition wherever that is admissible, without its divisibility
  * conditions: A o B^-1 fails for ((95,1),(1,1)):((1,1),(1,1)) against
  * 244:1 (A's extended domain continues at stride 1), yet K = 95.
- * `pre` receives B^-1 restricted to [0, K), eq. (25). */
-static cute_status common_prefix(int64_t *K, cute_leaves *pre,
+ * `pre` receives B^-1 restricted to [0, K), eq. (25); K is the product
+ * of its shapes. */
+static cute_status common_prefix(cute_leaves *pre,
                                  const cute_layout *A, const cute_layout *B,
                                  const char *op, cute_error *err)
 {
@@ -150,13 +151,11 @@ static cute_status common_prefix(int64_t *K, cute_leaves *pre,
   if ((st = cute_leaves_apply(&RA, A, op, right_fn, NULL, err)) ||
       (st = cute_leaves_apply(&RB, B, op, right_fn, NULL, err)))
     return st;
-  *K = 1;
   pre->n = 0;
   for (j = 0; j < RA.shape.nleaf && j < RB.shape.nleaf; j++) {
     int64_t sa = RA.shape.v[j], sb = RB.shape.v[j], d = RB.stride.v[j];
     if (RA.stride.v[j] != d || d == 0) break;
     pre->m[pre->n++] = (cute_leaf){sa < sb ? sa : sb, d, 0, 0};
-    *K *= sa < sb ? sa : sb; /* <= size(B) */
     if (sa != sb) break;
   }
   return CUTE_OK;
@@ -166,7 +165,18 @@ cute_status cute_max_common_vector(const cute_layout *A, const cute_layout *B,
                                    int64_t *out, cute_error *err)
 {
   cute_leaves pre;
-  return common_prefix(out, &pre, A, B, "max_common_vector", err);
+  int64_t K = 1;
+  int j;
+  cute_status st = common_prefix(&pre, A, B, "max_common_vector", err);
+  if (st) return st;
+  /* K <= size(B), but no size was ever multiplied out: a layout like
+   * (2^62,4):(1,2^62) is valid, and its size is not representable. */
+  for (j = 0; j < pre.n; j++)
+    if (cute_mul(K, pre.m[j].s, &K))
+      return cute_fail_op(err, CUTE_EOVERFLOW, "max_common_vector", A, B,
+                          "the common vector size overflows 64 bits");
+  *out = K;
+  return CUTE_OK;
 }
 
 /* [B^-1]_K, the indices of B (and of A) of the K common offsets (paper eq.
@@ -175,8 +185,7 @@ cute_status cute_max_common_layout(cute_layout *out, const cute_layout *A,
                                    const cute_layout *B, cute_error *err)
 {
   cute_leaves pre;
-  int64_t K;
-  cute_status st = common_prefix(&K, &pre, A, B, "max_common_layout", err);
+  cute_status st = common_prefix(&pre, A, B, "max_common_layout", err);
   if (st) return st;
   return cute_leaves_layout(out, &pre, err);
 }

@@ -81,6 +81,17 @@ static void errors(void)
   cute_status st = cute_max_common_vector(&A, &B, &K, &e);
   CHECK(st == CUTE_ECODOMAIN && strstr(e.msg, "max_common_vector(") ==
         e.msg, "coordinate layout: %s", e.msg);
+  /* A common vector of 2^64 elements: the layout is valid, its size is
+   * not representable (this multiplied unchecked once). */
+  A = L("(4611686018427387904,4):(1,4611686018427387904)");
+  st = cute_max_common_vector(&A, &A, &K, &e);
+  CHECK(st == CUTE_EOVERFLOW && strstr(e.msg, "max_common_vector(") ==
+        e.msg && strstr(e.msg, "overflows"), "size 2^64: %d %s", (int)st,
+        e.msg);
+  /* The common layout itself is representable. */
+  lay("(4611686018427387904,4):(1,4611686018427387904)",
+      "(4611686018427387904,4):(1,4611686018427387904)",
+      "(4611686018427387904,4):(1,4611686018427387904)");
 }
 
 /* A(R(k)) == k for k < K, where R = right_inverse(B), and then B(R(k)) ==
