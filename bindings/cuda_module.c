@@ -52,6 +52,12 @@ static cute_cuda_dtype check_dtype(lua_State *L, int arg)
   return t;
 }
 
+/* The driver handle (CUstream, CUevent) inside a userdata of class mt. */
+static void *handle(lua_State *L, int i, const char *mt)
+{
+  return *(void **)luaL_checkudata(L, i, mt);
+}
+
 static void setint(lua_State *L, const char *k, lua_Integer v)
 {
   lua_pushinteger(L, v);
@@ -193,31 +199,47 @@ static int l_emit(lua_State *L)
 }
 
 /* --------------------------------------------------------------- buffers -- */
+/* A buffer of 0 elements holds no device memory (ptr 0), so it exists
+ * without a driver; `live` is what tells a freed buffer apart. */
 typedef struct lbuffer {
   cute_cuda_ptr ptr;
   size_t n;
   cute_cuda_dtype dtype;
+  int live;
 } lbuffer;
 
 static lbuffer *check_buffer(lua_State *L, int i)
 {
   lbuffer *b = luaL_checkudata(L, i, BUFFER);
-  if (b->ptr == 0) luaL_argerror(L, i, "buffer was freed");
+  if (!b->live) luaL_argerror(L, i, "buffer was freed");
   return b;
 }
 
-/* buffer(dtype, n) -> Buffer of n elements (contents undefined). */
+static size_t esize(const lbuffer *b)
+{
+  return (size_t)cute_cuda_dtype_size(b->dtype);
+}
+
+/* buffer(dtype, n) -> Buffer of n elements (contents undefined).
+ * @post n * element size fits a lua_Integer, so every byte offset inside the
+ * buffer does too (the checks below rely on it). */
 static int l_buffer(lua_State *L)
 {
   cute_cuda_dtype t = check_dtype(L, 1);
   lua_Integer n = luaL_checkinteger(L, 2);
+  lua_Integer es = cute_cuda_dtype_size(t);
   lbuffer *b;
   luaL_argcheck(L, n >= 0, 2, "negative size");
+  if (n > LUA_MAXINTEGER / es)
+    return luaL_argerror(L, 2, lua_pushfstring(L, "%I %s elements overflow "
+                         "the byte size", n, cute_cuda_dtype_name(t)));
   b = lua_newuserdatauv(L, sizeof *b, 0);
   b->ptr = 0;
   b->n = (size_t)n;
   b->dtype = t;
-  TRY(L, cute_cuda_alloc(&b->ptr, b->n * (size_t)cute_cuda_dtype_size(t), ERR));
+  b->live = 0;
+  if (n > 0) TRY(L, cute_cuda_alloc(&b->ptr, b->n * (size_t)es, ERR));
+  b->live = 1;
   luaL_setmetatable(L, BUFFER);
   return 1;
 }
@@ -225,8 +247,9 @@ static int l_buffer(lua_State *L)
 static int buffer_free(lua_State *L)
 {
   lbuffer *b = luaL_checkudata(L, 1, BUFFER);
-  cute_cuda_free(b->ptr);
+  if (b->ptr) cute_cuda_free(b->ptr);
   b->ptr = 0;
+  b->live = 0;
   return 0;
 }
 
@@ -245,12 +268,22 @@ static int buffer_len(lua_State *L)
   return 1;
 }
 
+/* Is [first, first + count) inside [0, n)?  Without computing first +
+ * count, which may overflow. */
+static int inside(lua_Integer first, lua_Integer count, size_t n)
+{
+  return first >= 0 && count >= 0 && (size_t)first <= n &&
+         (size_t)count <= n - (size_t)first;
+}
+
 /* The element range [first, first + count) of a buffer, checked. */
 static size_t range(lua_State *L, lbuffer *b, int arg, size_t count)
 {
   lua_Integer first = luaL_optinteger(L, arg, 0);
-  luaL_argcheck(L, first >= 0 && (size_t)first + count <= b->n, arg,
-                "range outside the buffer");
+  if (!inside(first, (lua_Integer)count, b->n))
+    luaL_argerror(L, arg, lua_pushfstring(L, "elements [%I, %I + %I) outside "
+                  "the buffer of %I elements", first, first,
+                  (lua_Integer)count, (lua_Integer)b->n));
   return (size_t)first;
 }
 
@@ -258,7 +291,7 @@ static size_t range(lua_State *L, lbuffer *b, int arg, size_t count)
 static int buffer_upload(lua_State *L)
 {
   lbuffer *b = check_buffer(L, 1);
-  size_t es = (size_t)cute_cuda_dtype_size(b->dtype), n, first, i;
+  size_t es = esize(b), n, first, i;
   char *h;
   luaL_checktype(L, 2, LUA_TTABLE);
   n = (size_t)luaL_len(L, 2);
@@ -272,7 +305,7 @@ static int buffer_upload(lua_State *L)
       cute_cuda_host_set(h, b->dtype, i, luaL_checknumber(L, -1));
     lua_pop(L, 1);
   }
-  TRY(L, cute_cuda_upload(b->ptr + first * es, h, n * es, ERR));
+  if (n > 0) TRY(L, cute_cuda_upload(b->ptr + first * es, h, n * es, ERR));
   lua_settop(L, 1);
   return 1;
 }
@@ -281,7 +314,7 @@ static int buffer_upload(lua_State *L)
 static int buffer_download(lua_State *L)
 {
   lbuffer *b = check_buffer(L, 1);
-  size_t es = (size_t)cute_cuda_dtype_size(b->dtype), first, count, i;
+  size_t es = esize(b), first, count, i;
   lua_Integer c = luaL_optinteger(L, 3, -1);
   int fl = cute_cuda_dtype_is_float(b->dtype);
   char *h;
@@ -289,11 +322,13 @@ static int buffer_download(lua_State *L)
   count = c < 0 ? b->n - first : (size_t)c;
   range(L, b, 2, count);
   h = lua_newuserdatauv(L, count * es + 1, 0);
-  TRY(L, cute_cuda_download(h, b->ptr + first * es, count * es, ERR));
+  if (count > 0)
+    TRY(L, cute_cuda_download(h, b->ptr + first * es, count * es, ERR));
   lua_createtable(L, (int)count, 0);
   for (i = 0; i < count; i++) {
     if (fl) lua_pushnumber(L, cute_cuda_host_get(h, b->dtype, i));
-    else lua_pushinteger(L, (lua_Integer)cute_cuda_host_get_int(h, b->dtype, i));
+    else
+      lua_pushinteger(L, (lua_Integer)cute_cuda_host_get_int(h, b->dtype, i));
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
   return 1;
@@ -306,8 +341,10 @@ static int buffer_random(lua_State *L)
   lbuffer *b = check_buffer(L, 1);
   int fl = cute_cuda_dtype_is_float(b->dtype);
   uint64_t seed = (uint64_t)luaL_checkinteger(L, 2);
-  double lo = luaL_optnumber(L, 3, fl ? -1 : 0), hi = luaL_optnumber(L, 4, fl ? 1 : 100);
-  TRY(L, cute_cuda_fill_random(b->ptr, b->dtype, b->n, seed, lo, hi, ERR));
+  double lo = luaL_optnumber(L, 3, fl ? -1 : 0);
+  double hi = luaL_optnumber(L, 4, fl ? 1 : 100);
+  if (b->n > 0)
+    TRY(L, cute_cuda_fill_random(b->ptr, b->dtype, b->n, seed, lo, hi, ERR));
   lua_settop(L, 1);
   return 1;
 }
@@ -315,8 +352,9 @@ static int buffer_random(lua_State *L)
 static int buffer_iota(lua_State *L)
 {
   lbuffer *b = check_buffer(L, 1);
-  TRY(L, cute_cuda_fill_iota(b->ptr, b->dtype, b->n, luaL_optnumber(L, 2, 0),
-                             luaL_optnumber(L, 3, 1), ERR));
+  double start = luaL_optnumber(L, 2, 0), step = luaL_optnumber(L, 3, 1);
+  if (b->n > 0)
+    TRY(L, cute_cuda_fill_iota(b->ptr, b->dtype, b->n, start, step, ERR));
   lua_settop(L, 1);
   return 1;
 }
@@ -325,11 +363,15 @@ static int buffer_iota(lua_State *L)
 static int l_compare(lua_State *L)
 {
   lbuffer *g = check_buffer(L, 1), *r = check_buffer(L, 2);
+  double rtol = luaL_optnumber(L, 3, 0), atol = luaL_optnumber(L, 4, 0);
   cute_cuda_compare_result res;
   luaL_argcheck(L, g->n == r->n && g->dtype == r->dtype, 2,
                 "buffers differ in size or dtype");
-  TRY(L, cute_cuda_compare(g->ptr, r->ptr, g->dtype, g->n, luaL_optnumber(L, 3, 0),
-                           luaL_optnumber(L, 4, 0), &res, ERR));
+  memset(&res, 0, sizeof res);
+  res.first_bad = -1;
+  if (g->n > 0)
+    TRY(L, cute_cuda_compare(g->ptr, r->ptr, g->dtype, g->n, rtol, atol, &res,
+                             ERR));
   lua_createtable(L, 0, 4);
   setint(L, "bad", res.bad);
   setint(L, "first_bad", res.first_bad);
@@ -340,16 +382,51 @@ static int l_compare(lua_State *L)
   return 1;
 }
 
+/* The device address of a tensor {buffer b at element `off`} o L, after
+ * checking that every offset L reaches lies inside b.  All sums are checked:
+ * `off` and the strides are the script's values.
+ * @post the result plus es * L(c) is inside b for every coordinate c.
+ *   ex: a 16-element buffer, off 8, (2,4):(1,2) reaches [8, 15]: fine;
+ *       off 9 reaches [9, 16]: "reaches [9, 16], outside the buffer of 16
+ *       elements". */
+static cute_cuda_ptr tensor_ptr(lua_State *L, lbuffer *b, int offarg,
+                                int layarg)
+{
+  const cute_layout *lay = cutelua_checklayout(L, layarg);
+  lua_Integer off = luaL_checkinteger(L, offarg);
+  int64_t lo = off, hi = off, r;
+  int i, bad = 0;
+  const char *text;
+  if (cute_layout_has_basis(lay))
+    luaL_argerror(L, layarg, "a tensor needs integer strides");
+  for (i = 0; i < lay->shape.nleaf && !bad; i++) {
+    bad = __builtin_mul_overflow(lay->shape.v[i] - 1, lay->stride.v[i], &r) ||
+          (r > 0 ? __builtin_add_overflow(hi, r, &hi)
+                 : __builtin_add_overflow(lo, r, &lo));
+  }
+  if (!bad && lo >= 0 && (uint64_t)hi < b->n)
+    return b->ptr + (cute_cuda_ptr)off * esize(b);
+  text = luaL_tolstring(L, layarg, NULL);
+  if (bad)
+    luaL_argerror(L, offarg, lua_pushfstring(L, "tensor %s at offset %I "
+                  "reaches past 64-bit offsets", text, off));
+  luaL_argerror(L, offarg, lua_pushfstring(L, "tensor %s at offset %I "
+                "reaches [%I, %I], outside the buffer of %I elements", text,
+                off, (lua_Integer)lo, (lua_Integer)hi, (lua_Integer)b->n));
+  return b->ptr + (cute_cuda_ptr)off * esize(b);
+}
+
 /* check_copy(src, soff, Ls, dst, doff, Ld [, samples, seed]) -> first bad
- * index or nil (offsets in elements). */
+ * index or nil (offsets in elements; both tensors must lie inside their
+ * buffers). */
 static int l_check_copy(lua_State *L)
 {
   lbuffer *s = check_buffer(L, 1), *d = check_buffer(L, 4);
-  size_t es = (size_t)cute_cuda_dtype_size(s->dtype);
-  cute_cuda_ptr sp = s->ptr + (cute_cuda_ptr)luaL_checkinteger(L, 2) * es;
-  cute_cuda_ptr dp = d->ptr + (cute_cuda_ptr)luaL_checkinteger(L, 5) * es;
+  cute_cuda_ptr sp, dp;
   int64_t bad;
   luaL_argcheck(L, s->dtype == d->dtype, 4, "dtypes differ");
+  sp = tensor_ptr(L, s, 2, 3);
+  dp = tensor_ptr(L, d, 5, 6);
   TRY(L, cute_cuda_check_copy(sp, cutelua_checklayout(L, 3), dp,
                               cutelua_checklayout(L, 6), s->dtype,
                               luaL_optinteger(L, 7, 0),
@@ -359,19 +436,29 @@ static int l_check_copy(lua_State *L)
   return 1;
 }
 
+/* The byte range [off, off + n) of buffer b, checked (arg: off's). */
+static void byte_range(lua_State *L, lbuffer *b, int arg, lua_Integer off,
+                       lua_Integer n)
+{
+  size_t bytes = b->n * esize(b);
+  if (!inside(off, n, bytes))
+    luaL_argerror(L, arg, lua_pushfstring(L, "bytes [%I, %I + %I) outside "
+                  "the buffer of %I bytes", off, off, n, (lua_Integer)bytes));
+}
+
 /* memcpy(dst, src, bytes [, dst_byte_off, src_byte_off [, stream]]) */
 static int l_memcpy(lua_State *L)
 {
   lbuffer *d = check_buffer(L, 1), *s = check_buffer(L, 2);
   lua_Integer n = luaL_checkinteger(L, 3), doff = luaL_optinteger(L, 4, 0),
               soff = luaL_optinteger(L, 5, 0);
-  void *st = lua_isnoneornil(L, 6) ? NULL : *(void **)luaL_checkudata(L, 6, STREAM);
-  size_t dsz = d->n * (size_t)cute_cuda_dtype_size(d->dtype);
-  size_t ssz = s->n * (size_t)cute_cuda_dtype_size(s->dtype);
-  luaL_argcheck(L, n >= 0 && doff >= 0 && soff >= 0 && (size_t)(doff + n) <= dsz &&
-                    (size_t)(soff + n) <= ssz, 3, "range outside a buffer");
-  TRY(L, cute_cuda_memcpy(d->ptr + (cute_cuda_ptr)doff, s->ptr + (cute_cuda_ptr)soff,
-                          (size_t)n, st, ERR));
+  void *st = lua_isnoneornil(L, 6) ? NULL : handle(L, 6, STREAM);
+  luaL_argcheck(L, n >= 0, 3, "negative byte count");
+  byte_range(L, d, 4, doff, n);
+  byte_range(L, s, 5, soff, n);
+  if (n > 0)
+    TRY(L, cute_cuda_memcpy(d->ptr + (cute_cuda_ptr)doff,
+                            s->ptr + (cute_cuda_ptr)soff, (size_t)n, st, ERR));
   return 0;
 }
 
@@ -392,12 +479,15 @@ static int binary_index(lua_State *L)
   cute_cuda_binary *b = check_binary(L, 1);
   const char *k = luaL_checkstring(L, 2);
   if (strcmp(k, "key") == 0) lua_pushstring(L, b->key);
-  else if (strcmp(k, "kind") == 0) lua_pushstring(L, b->is_cubin ? "cubin" : "ptx");
+  else if (strcmp(k, "kind") == 0)
+    lua_pushstring(L, b->is_cubin ? "cubin" : "ptx");
   else if (strcmp(k, "arch") == 0) lua_pushstring(L, b->arch);
   else if (strcmp(k, "image") == 0) lua_pushlstring(L, b->image, b->size);
   else if (strcmp(k, "log") == 0) lua_pushstring(L, b->log ? b->log : "");
   else if (strcmp(k, "from_cache") == 0)
-    lua_pushstring(L, b->from_cache == 0 ? "nvrtc" : b->from_cache == 1 ? "memory" : "disk");
+    lua_pushstring(L, b->from_cache == 0   ? "nvrtc"
+                      : b->from_cache == 1 ? "memory"
+                                           : "disk");
   else if (strcmp(k, "compile_ms") == 0) lua_pushnumber(L, b->compile_ms);
   else if (strcmp(k, "lowered") == 0) {
     int i;
@@ -474,7 +564,8 @@ static void dims(lua_State *L, unsigned d[3])
   int k;
   for (k = 0; k < 3; k++) {
     lua_Integer v = luaL_optinteger(L, 2 + k, 1);
-    luaL_argcheck(L, v >= 1 && v <= 0x7fffffff, 2 + k, "dimension out of range");
+    luaL_argcheck(L, v >= 1 && v <= 0x7fffffff, 2 + k,
+                  "dimension out of range");
     d[k] = (unsigned)v;
   }
 }
@@ -509,26 +600,31 @@ static int launch_smem(lua_State *L)
 static int launch_stream(lua_State *L)
 {
   cute_cuda_launch *l = check_launch(L, 1);
-  l->stream = lua_isnoneornil(L, 2) ? NULL
-                                    : *(void **)luaL_checkudata(L, 2, STREAM);
+  l->stream = lua_isnoneornil(L, 2) ? NULL : handle(L, 2, STREAM);
   lua_settop(L, 1);
   return 1;
 }
 
 /* arg(i, kind, value): kinds ptr i32 u32 i64 u64 f32 f64 (1-based i). */
+enum { ARG_PTR, ARG_I32, ARG_U32, ARG_I64, ARG_U64, ARG_F32, ARG_F64 };
+
 static int launch_arg(lua_State *L)
 {
   static const char *const kinds[] = {"ptr", "i32", "u32", "i64", "u64",
                                       "f32", "f64", NULL};
   cute_cuda_launch *l = check_launch(L, 1);
-  int i = (int)luaL_checkinteger(L, 2) - 1, k = luaL_checkoption(L, 3, NULL, kinds);
+  int i = (int)luaL_checkinteger(L, 2) - 1;
+  int k = luaL_checkoption(L, 3, NULL, kinds);
   union { int32_t i32; int64_t i64; float f32; double f64; } v;
   int bytes = 8;
   switch (k) {
-  case 1: case 2: v.i32 = (int32_t)luaL_checkinteger(L, 4); bytes = 4; break;
-  case 5: v.f32 = (float)luaL_checknumber(L, 4); bytes = 4; break;
-  case 6: v.f64 = luaL_checknumber(L, 4); break;
-  default: v.i64 = (int64_t)luaL_checkinteger(L, 4); break;
+  case ARG_I32: case ARG_U32:
+    v.i32 = (int32_t)luaL_checkinteger(L, 4);
+    bytes = 4;
+    break;
+  case ARG_F32: v.f32 = (float)luaL_checknumber(L, 4); bytes = 4; break;
+  case ARG_F64: v.f64 = luaL_checknumber(L, 4); break;
+  default: v.i64 = (int64_t)luaL_checkinteger(L, 4); break;  /* ptr, 64 */
   }
   TRY(L, cute_cuda_launch_arg(l, i, &v, bytes, ERR));
   lua_settop(L, 1);
@@ -542,34 +638,42 @@ static int launch_run(lua_State *L)
   return 0;
 }
 
-/* ---------------------------------------------------------------- events -- */
-static void **check_handle(lua_State *L, int i, const char *mt)
+/* --------------------------------------------------- events and streams -- */
+/* A new userdata of class mt holding the handle `create` makes; the handle
+ * is NULL until then, so the finaliser is safe if create fails. */
+static int new_handle(lua_State *L, const char *mt,
+                      cute_cuda_status (*create)(void **, cute_cuda_error *))
 {
-  return luaL_checkudata(L, i, mt);
+  void **h = lua_newuserdatauv(L, sizeof *h, 0);
+  *h = NULL;
+  luaL_setmetatable(L, mt);
+  TRY(L, create(h, ERR));
+  return 1;
+}
+
+static int gc_handle(lua_State *L, const char *mt, void (*destroy)(void *))
+{
+  void **h = luaL_checkudata(L, 1, mt);
+  destroy(*h);   /* NULL-safe */
+  *h = NULL;
+  return 0;
 }
 
 static int l_event(lua_State *L)
 {
-  void **ev = lua_newuserdatauv(L, sizeof *ev, 0);
-  *ev = NULL;
-  luaL_setmetatable(L, EVENT);
-  TRY(L, cute_cuda_event_create(ev, ERR));
-  return 1;
+  return new_handle(L, EVENT, cute_cuda_event_create);
 }
 
 static int event_gc(lua_State *L)
 {
-  void **ev = check_handle(L, 1, EVENT);
-  cute_cuda_event_destroy(*ev);
-  *ev = NULL;
-  return 0;
+  return gc_handle(L, EVENT, cute_cuda_event_destroy);
 }
 
 static int event_record(lua_State *L)
 {
-  void **ev = check_handle(L, 1, EVENT);
-  void *s = lua_isnoneornil(L, 2) ? NULL : *check_handle(L, 2, STREAM);
-  TRY(L, cute_cuda_event_record(*ev, s, ERR));
+  void *ev = handle(L, 1, EVENT);
+  void *s = lua_isnoneornil(L, 2) ? NULL : handle(L, 2, STREAM);
+  TRY(L, cute_cuda_event_record(ev, s, ERR));
   lua_settop(L, 1);
   return 1;
 }
@@ -577,33 +681,26 @@ static int event_record(lua_State *L)
 /* start:elapsed(stop) -> milliseconds (waits for stop). */
 static int event_elapsed(lua_State *L)
 {
-  void **a = check_handle(L, 1, EVENT), **b = check_handle(L, 2, EVENT);
+  void *a = handle(L, 1, EVENT), *b = handle(L, 2, EVENT);
   float ms = 0;
-  TRY(L, cute_cuda_event_elapsed(&ms, *a, *b, ERR));
+  TRY(L, cute_cuda_event_elapsed(&ms, a, b, ERR));
   lua_pushnumber(L, ms);
   return 1;
 }
 
 static int l_stream(lua_State *L)
 {
-  void **s = lua_newuserdatauv(L, sizeof *s, 0);
-  *s = NULL;
-  luaL_setmetatable(L, STREAM);
-  TRY(L, cute_cuda_stream_create(s, ERR));
-  return 1;
+  return new_handle(L, STREAM, cute_cuda_stream_create);
 }
 
 static int stream_gc(lua_State *L)
 {
-  void **s = check_handle(L, 1, STREAM);
-  cute_cuda_stream_destroy(*s);
-  *s = NULL;
-  return 0;
+  return gc_handle(L, STREAM, cute_cuda_stream_destroy);
 }
 
 static int stream_sync(lua_State *L)
 {
-  TRY(L, cute_cuda_stream_sync(*check_handle(L, 1, STREAM), ERR));
+  TRY(L, cute_cuda_stream_sync(handle(L, 1, STREAM), ERR));
   return 0;
 }
 
@@ -618,7 +715,9 @@ static int opt_field(lua_State *L, int t, const char *k)
 {
   int v;
   lua_getfield(L, t, k);
-  v = lua_toboolean(L, -1) && !lua_isinteger(L, -1) ? 1 : (int)lua_tointeger(L, -1);
+  /* true counts as 1, a number as itself */
+  v = lua_toboolean(L, -1) && !lua_isinteger(L, -1) ? 1
+                                                    : (int)lua_tointeger(L, -1);
   lua_pop(L, 1);
   return v;
 }
@@ -638,7 +737,8 @@ static void push_dim3(lua_State *L, const unsigned d[3], const char *k)
 static int l_copy_plan(lua_State *L)
 {
   static const char *const kinds[] = {"elementwise", "transpose", "generic"};
-  const cute_layout *S = cutelua_checklayout(L, 1), *D = cutelua_checklayout(L, 3);
+  const cute_layout *S = cutelua_checklayout(L, 1);
+  const cute_layout *D = cutelua_checklayout(L, 3);
   int64_t so = luaL_checkinteger(L, 2), dof = luaL_checkinteger(L, 4);
   cute_cuda_dtype t = check_dtype(L, 5);
   cute_cuda_copy_opts o;

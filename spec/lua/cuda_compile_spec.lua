@@ -236,3 +236,77 @@ describe("cute.cuda spec cleanup", function()
     assert.falsy(exists(made[1] .. "/kernels"))
   end)
 end)
+
+-- The bounds and overflow checks of cute.cuda.core come before any driver
+-- call, and a 0-element buffer holds no device memory: both run here.
+describe("cute.cuda.core argument checks (no driver needed)", function()
+  local core = require "cute.cuda.core"
+  local maxint = math.maxinteger
+  local function msg(f, ...)
+    local ok, e = pcall(f, ...)
+    assert.falsy(ok)
+    return e
+  end
+
+  it("refuses a buffer whose byte size overflows", function()
+    assert.matches("9223372036854775807 f64 elements overflow the byte size",
+                   msg(core.buffer, "f64", maxint), 1, true)
+    assert.matches("1152921504606846976 f64 elements overflow",
+                   msg(core.buffer, "f64", maxint // 8 + 1), 1, true)
+    assert.matches("negative size", msg(core.buffer, "f32", -1), 1, true)
+  end)
+
+  it("makes 0-element buffers without device memory", function()
+    local b = core.buffer("f32", 0)
+    assert.equal(0, #b)
+    assert.same({}, b:download())
+    b:upload({})
+    b:free()
+    assert.matches("buffer was freed", msg(b.info, b), 1, true)
+  end)
+
+  it("checks element ranges without overflowing first + count", function()
+    local b = core.buffer("f32", 0)
+    assert.matches("elements [0, 0 + 1) outside the buffer of 0 elements",
+                   msg(b.upload, b, {1}), 1, true)
+    assert.matches("elements [" .. maxint .. ", " .. maxint .. " + 1) outside",
+                   msg(b.upload, b, {1}, maxint), 1, true)
+    assert.matches("elements [-1, -1 + 0) outside",
+                   msg(b.download, b, -1), 1, true)
+    assert.matches("elements [0, 0 + " .. maxint .. ") outside",
+                   msg(b.download, b, 0, maxint), 1, true)
+  end)
+
+  it("checks memcpy byte ranges without signed overflow", function()
+    local b = core.buffer("f32", 0)
+    assert.matches("bad argument #4 to 'cute.cuda.core.memcpy' (bytes [" .. maxint .. ", "
+                   .. maxint .. " + 1) outside the buffer of 0 bytes)",
+                   msg(core.memcpy, b, b, 1, maxint), 1, true)
+    assert.matches("bad argument #4 to 'cute.cuda.core.memcpy' (bytes [0, 0 + "
+                   .. maxint .. ") outside", msg(core.memcpy, b, b, maxint), 1, true)
+    assert.matches("bad argument #5 to 'cute.cuda.core.memcpy' (bytes [1, 1 + 0) "
+                   .. "outside the buffer of 0 bytes)",
+                   msg(core.memcpy, b, b, 0, 0, 1), 1, true)
+    assert.matches("negative byte count", msg(core.memcpy, b, b, -1), 1, true)
+    core.memcpy(b, b, 0)
+  end)
+
+  it("bounds check_copy's tensors by their buffers, in checked arithmetic", function()
+    local b = core.buffer("f32", 0)
+    local L = cute.layout "(2,4):(1,2)"
+    assert.matches("bad argument #2 to 'cute.cuda.core.check_copy' (tensor (2,4):(1,2) at "
+                   .. "offset 0 reaches [0, 7], outside the buffer of 0 elements)",
+                   msg(core.check_copy, b, 0, L, b, 0, L), 1, true)
+    assert.matches("tensor (2,4):(1,2) at offset " .. maxint
+                   .. " reaches past 64-bit offsets",
+                   msg(core.check_copy, b, maxint, L, b, 0, L), 1, true)
+    assert.matches("(tensor (2,4):(-1,2) at offset 0 reaches [-1, 6], outside",
+                   msg(core.check_copy, b, 0, cute.layout "(2,4):(-1,2)", b, 0,
+                       L), 1, true)
+    assert.matches("past 64-bit offsets", msg(core.check_copy, b, 0,
+                   cute.layout("(3,2):(" .. (maxint // 2 + 1) .. ",1)"), b, 0, L),
+                   1, true)
+    assert.matches("dtypes differ",
+                   msg(core.check_copy, b, 0, L, core.buffer("f64", 0), 0, L), 1, true)
+  end)
+end)
