@@ -138,6 +138,9 @@ int cute_tuple_equal(const cute_tuple *a, const cute_tuple *b);
 /* i-th element (0-based); of an integer, mode 0 is the integer itself. */
 cute_status cute_tuple_mode(cute_tuple *out, const cute_tuple *t, int i,
                             cute_error *err);
+/* The leaves of t as a flat tuple, in order; a leaf stays a leaf:
+ *   flatten((4,(2,(3,5)))) = (4,2,3,5),   flatten(7) = 7.
+ * @post depth(out) <= 1 and its leaves are t's, in order. */
 cute_status cute_tuple_flatten(cute_tuple *out, const cute_tuple *t);
 /* Product of the leaves (a shape's size), checked. */
 cute_status cute_tuple_size(const cute_tuple *t, int64_t *out, cute_error *err);
@@ -203,6 +206,9 @@ int cute_layout_depth(const cute_layout *L);
  *   concat({4:1, 5:100}) = (4,5):(1,100), of none: ():() */
 cute_status cute_layout_mode(cute_layout *out, const cute_layout *L, int i,
                              cute_error *err);
+/* Shape and stride flattened alike:
+ *   flatten((4,(2,3)):(1,(4,8))) = (4,2,3):(1,4,8).
+ * @post depth(out) <= 1 and out(i) = L(i) for every index i. */
 cute_status cute_layout_flatten(cute_layout *out, const cute_layout *L,
                                 cute_error *err);
 cute_status cute_layout_group(cute_layout *out, const cute_layout *L, int b,
@@ -226,7 +232,9 @@ cute_status cute_layout_concat(cute_layout *out, const cute_layout *const *ls,
  * L(c') (an integer tuple, or a coordinate for coordinate layouts) and `out`
  * the sublayout of the kept modes.  At every level, a group with a single
  * surviving child is replaced by that child, so A(2,_) of a rank-2 A is mode
- * 1 itself, exactly as Figure 5 prints. */
+ * 1 itself, exactly as Figure 5 prints.
+ * @post L(c) = offset + out(c_kept) for every c that agrees with crd
+ *       outside the `_` modes, c_kept its coordinate in those modes. */
 cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
                               const cute_layout *L, const cute_tuple *crd,
                               cute_error *err);
@@ -234,7 +242,10 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
 /* --------------------------------------------------------------- algebra -- */
 /* Coalesce (paper 3.2): depth <= 1, same size, same values on the integral
  * domain, minimal rank.  A single remaining mode is returned as an integer
- * leaf (12:1, not (12):(1)); an all-size-1 layout becomes 1:0 (as CuTe). */
+ * leaf (12:1, not (12):(1)); an all-size-1 layout becomes 1:0 (as CuTe).
+ *   coalesce((2,(1,6)):(1,(6,2))) = 12:1
+ * @post depth(out) <= 1, size(out) = size(L), out(i) = L(i) for i in
+ *       [0, size(L)). */
 cute_status cute_coalesce(cute_layout *out, const cute_layout *L,
                           cute_error *err);
 /* By-mode coalesce: `profile` is a tuple of rank <= rank(L); a leaf of the
@@ -251,8 +262,18 @@ cute_status cute_filter(cute_layout *out, const cute_layout *L,
 
 /* Composition R = A o B (paper 3.3): R(c) = A(B(c)) for every c of B, B's
  * shape is R's.  A is taken on its extended domain; B may have integer or
- * scaled-basis strides (coordinate case).  Fails with CUTE_EDIVISIBILITY
- * naming the stride or shape divisibility condition; never truncates. */
+ * scaled-basis strides (coordinate case).  Modes of A that B never reaches
+ * are dropped first (paper 3.3.2's truncation), which changes nothing B
+ * sees: the result is always A o B itself, never a truncated or otherwise
+ * different function.  Errors, CUTE_EDIVISIBILITY: the stride or shape
+ * divisibility condition (eqs. 20, 21) by name, or "distributivity
+ * condition violated" when the images of B's modes would carry into one
+ * another in A (the per-mode results then do not add up to A o B).  A
+ * negative stride of B is supported only when it steps over whole modes of
+ * A (R = -(A o s:|d|)); otherwise CUTE_EINVAL.
+ *   (4,6,8,10):(2,3,5,7) o 6:12 = (2,3):(9,5)
+ * @post shape(out) is compatible with shape(B), and out(c) = A(B(c)) for
+ *       every coordinate c of B. */
 cute_status cute_composition(cute_layout *out, const cute_layout *A,
                              const cute_layout *B, cute_error *err);
 
@@ -272,28 +293,46 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
  * size-1 mode whose stride marks the end of A's codomain:
  *   complement((4,8):(1,4)) = 1:32,   complement(4:2, 24) = (2,3):(1,8).
  * The size-1 rest mode is kept with a cotarget too (complement(8:3, 24) =
- * (3,1):(1,24)): disjointness on the extended domain needs it.  A hole
- * between modes that is not a whole number of steps (stride 5 after 4:1)
- * is CUTE_EDIVISIBILITY with a cotarget and left unfilled without
- * (complement((4,8):(1,5)) = 1:40); overlapping modes: CUTE_ENONINJECTIVE.
- * Coordinate layouts get a per-basis complement (Table 7's e-rows). */
+ * (3,1):(1,24)): disjointness on the extended domain needs it.  Modes are
+ * taken in stride order; each stride d leaves a hole above cur, the end
+ * (s*d) of the modes before it.  Without a cotarget the hole gets floor(
+ * d/cur) steps of cur, which stay below d even when cur does not divide d:
+ *   complement((4,8):(1,9)) = (2,1):(4,72),  complement((4,8):(1,5)) = 1:40
+ * With a cotarget a hole must be a whole number of steps, else
+ * CUTE_EDIVISIBILITY.  Overlapping modes: CUTE_ENONINJECTIVE; a negative
+ * stride: CUTE_EINVAL.  Coordinate layouts get a per-basis complement
+ * (Table 7's e-rows); a cotarget > 0 with a coordinate layout is
+ * CUTE_ECODOMAIN.
+ * @post out is strictly increasing; its image (on its extended domain)
+ *       and A's (on A's domain) share only offset 0; with cotarget > 0
+ *       the offsets of (A, out) cover [0, cotarget). */
 cute_status cute_complement(cute_layout *out, const cute_layout *A,
                             int64_t cotarget, cute_error *err);
 
 /* Right inverse (3.4.1): largest R with L(R(k)) = k; stride-0 and size-1
- * modes are skipped; a negative stride is CUTE_EINVAL, as for the left
- * inverse and the complement (inverse.c says why).  Left inverse (3.4.3): L(Linv(L(k))) = L(k) on the
- * image, holes filled by stride-0 modes: left_inverse((4,8):(1,5)) =
- * (5,8):(1,4).  Coordinate layouts are inverted per basis component. */
+ * modes are skipped.  Among the other modes, a negative stride is
+ * CUTE_EINVAL, as for the left inverse and the complement (inverse.c says
+ * why).  The modes chain from stride 1, each continuing the last one's end:
+ *   right_inverse((3,7,5):(5,15,1)) = (5,21):(21,1)
+ * @post L(out(k)) = k for every k in [0, size(out)).
+ * Left inverse (3.4.3): L(Linv(L(k))) = L(k) on the image, holes filled by
+ * stride-0 modes: left_inverse((4,8):(1,5)) = (5,8):(1,4).
+ * @post L(out(L(i))) = L(i) for every index i of L.
+ * Coordinate layouts are inverted per basis component. */
 cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
                                cute_error *err);
 cute_status cute_left_inverse(cute_layout *out, const cute_layout *L,
                               cute_error *err);
 
-/* Paper 3.4.2: the number of leading elements on which A and B agree
- * (size of the stride-1 mode of coalesce(A o right_inverse(B))), and the
- * layout right_inverse(B) restricted to those elements.  Negative-stride
- * modes take no part (the count is then a lower bound, never an error). */
+/* Paper 3.4.2: the number K of leading elements on which A and B agree
+ * (the paper's size of the stride-1 mode of coalesce(A o right_inverse(B)),
+ * computed without the composition: the common prefix of right_inverse(A)
+ * and right_inverse(B), so it never fails on divisibility), and the layout
+ * right_inverse(B) restricted to those K elements -- 1:0 when only offset 0
+ * is shared.  Negative-stride modes take no part (K is then a lower
+ * bound).  Coordinate layouts: CUTE_ECODOMAIN; a K past 64 bits:
+ * CUTE_EOVERFLOW.
+ * @post A(R(k)) = B(R(k)) = k for k in [0, K), R = max_common_layout. */
 cute_status cute_max_common_vector(const cute_layout *A, const cute_layout *B,
                                    int64_t *out, cute_error *err);
 cute_status cute_max_common_layout(cute_layout *out, const cute_layout *A,
