@@ -242,11 +242,7 @@ end)
 describe("cute.cuda.core argument checks (no driver needed)", function()
   local core = require "cute.cuda.core"
   local maxint = math.maxinteger
-  local function msg(f, ...)
-    local ok, e = pcall(f, ...)
-    assert.falsy(ok)
-    return e
-  end
+  local msg = require "helpers.err"
 
   it("refuses a buffer whose byte size overflows", function()
     assert.matches("9223372036854775807 f64 elements overflow the byte size",

@@ -4,12 +4,7 @@
 local cute = require "cute"
 local L = cute.layout
 
-local function err(f, ...)
-  local ok, msg = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  assert.equal("string", type(msg))
-  return msg
-end
+local err = require "helpers.err"
 
 describe("algebra errors", function()
   it("carry the C message exactly", function()

@@ -3,12 +3,7 @@
 local cute = require "cute"
 local L = cute.layout
 
-local function err(f, ...)
-  local ok, msg = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  assert.equal("string", type(msg))
-  return msg
-end
+local err = require "helpers.err"
 
 local MIN = "integer -9223372036854775808 is out of range"
 

@@ -6,11 +6,7 @@
 local cute = require "cute"
 local L, _ = cute.layout, cute._
 
-local function err(f, ...)
-  local ok, msg = pcall(f, ...)
-  assert.is_false(ok, "expected an error")
-  return msg
-end
+local err = require "helpers.err"
 
 local A = L "(4,8):(1,4)"
 

@@ -23,6 +23,7 @@
 local core = require "cute.core"
 local divide = require "cute.divide"
 local product = require "cute.product"
+local tiler = require "cute.tiler"
 local tv = require "cute.tv"
 
 local M = {}
@@ -30,11 +31,7 @@ local M = {}
 local _ = core._
 local concat = core.concat
 
-local function modes(L)
-  local t = {}
-  for i = 0, core.rank(L) - 1 do t[i + 1] = L:mode(i) end
-  return t
-end
+local modes = tiler.modes
 
 -- CuTe text or a shape table ({2,2,1}: compact column-major) as a Layout.
 local function as_layout(x)
@@ -43,9 +40,6 @@ local function as_layout(x)
   return x
 end
 
-local function shape_text(t)
-  return core.tuple_tostring(t)
-end
 
 -- (L0 o B, L1, L2, ...): CuTe's layout.compose(B, _), composing mode 0 only.
 local function compose0(L, B)
@@ -63,7 +57,7 @@ MMA_Atom.__index = MMA_Atom
 function MMA_Atom:__tostring()
   return ("MMA_Atom\n  ThrID:      %s\n  Shape_MNK:  %s\n  LayoutA_TV: %s\n"
     .. "  LayoutB_TV: %s\n  LayoutC_TV: %s"):format(tostring(self.thr_id),
-    shape_text(self.shape_mnk), tostring(self.A), tostring(self.B),
+    core.tuple_tostring(self.shape_mnk), tostring(self.A), tostring(self.B),
     tostring(self.C))
 end
 
@@ -147,25 +141,15 @@ TiledMMA.__index = TiledMMA
 local ThrMMA = { __name = "cute.ThrMMA" }
 ThrMMA.__index = function(t, k) return ThrMMA[k] or t.tiled[k] end
 
-local function tiler_text(perm)
-  local parts = {}
-  for i = 1, 3 do
-    local p = perm[i]
-    parts[i] = p == _ and "_" or (math.type(p) == "integer" and p .. ":1")
-      or tostring(p)
-  end
-  return "<" .. table.concat(parts, ",") .. ">"
-end
-
 function TiledMMA:__tostring()
   return ("TiledMMA\n  ThrLayoutVMNK:  %s\n  PermutationMNK: %s\n%s")
-    :format(tostring(self.thr_layout_vmnk), tiler_text(self.permutation),
+    :format(tostring(self.thr_layout_vmnk), tiler.tostring(self.permutation),
       tostring(self.atom))
 end
 
 function ThrMMA:__tostring()
   return ("ThrMMA\n  Thr VMNK: %s\n%s"):format(
-    shape_text(self.thr_vmnk), tostring(self.tiled))
+    core.tuple_tostring(self.thr_vmnk), tostring(self.tiled))
 end
 
 --- tiled:permutation_mnk(i): the tiler permuting mode i (0 M, 1 N, 2 K);
@@ -287,8 +271,7 @@ end
 
 -- thr padded to rank 3 with 1:0 modes, perm with `_` (CuTe's append<3>).
 local function pad3(thr, perm)
-  local unit = core.layout(1, 0)
-  while core.rank(thr) < 3 do thr = core.append(thr, unit) end
+  thr = product.pad(thr, 3)
   local p = {}
   for i = 1, 3 do
     local x = perm and perm[i]
@@ -331,7 +314,7 @@ ThrCopy.__index = function(t, k) return ThrCopy[k] or t.tiled[k] end
 
 function TiledCopy:__tostring()
   return ("TiledCopy\n  Tiler_MN:       %s\n  TiledLayout_TV: %s\n%s")
-    :format(shape_text(self.tiler_mn), tostring(self.layout_tv),
+    :format(core.tuple_tostring(self.tiler_mn), tostring(self.layout_tv),
       tostring(self.atom))
 end
 

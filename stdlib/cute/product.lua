@@ -33,8 +33,8 @@ local function arranged(arrange)
   return tiler.arranged(logical_product, arrange)
 end
 
--- L with 1:0 modes appended up to rank r (CuTe's append<R>).
-local function pad(L, r)
+--- pad(L, r): L with 1:0 modes appended up to rank r (CuTe's append<R>).
+function M.pad(L, r)
   local unit = core.layout(1, 0)
   while core.rank(L) < r do L = core.append(L, unit) end
   return L
@@ -48,7 +48,7 @@ local function zipped_modes(grid_first)
     B = tiler.tile(B, grid_first and "raked_product" or "blocked_product",
                    A, B)
     local r = math.max(core.rank(A), core.rank(B))
-    local P = product1(pad(A, r), pad(B, r))
+    local P = product1(M.pad(A, r), M.pad(B, r))
     local tile, grid = P:mode(0), P:mode(1)
     local modes = {}
     for i = 0, r - 1 do

@@ -25,24 +25,17 @@
 local core = require "cute.core"
 local partition = require "cute.partition"
 local product = require "cute.product"
+local tiler = require "cute.tiler"
 
 local M = {}
 
-local Layout = core.metatables.Layout
-
-local function is_layout(x) return getmetatable(x) == Layout end
-
 local function check_layout(op, x, what)
-  if not is_layout(x) then
+  if not tiler.is_layout(x) then
     local mt = getmetatable(x)
     error(("%s: %s must be a cute.Layout, got %s")
       :format(op, what, mt and mt.__name or type(x)), 0)
   end
 end
-
---- The size of each top-level mode of a shape (CuTe's product_each): a
--- table for a tuple shape, an integer for an integer shape.
-M.product_each = partition.product_each
 
 --- (tiler, tv) for threads arranged by `thr` ((m,n) -> thread index) each
 -- owning the block `val` ((m,n) -> value index) (CuTe's make_layout_tv):
@@ -61,7 +54,7 @@ function M.make_layout_tv(thr, val)
       .. "onto 0..%d (are both layouts compact?)")
       :format(tostring(thr), tostring(val), tostring(mn), nt * nv - 1), 0)
   end
-  return M.product_each(mn:shape()), core.composition(inv, core.layout {nt, nv})
+  return partition.product_each(mn:shape()), core.composition(inv, core.layout {nt, nv})
 end
 
 --- A thread's place in a thread layout: the flat coordinate of index `idx`
