@@ -545,6 +545,21 @@ static cute_cuda_launch *check_launch(lua_State *L, int i)
   return luaL_checkudata(L, i, LAUNCH);
 }
 
+/* A launch stores raw device addresses and a function of a loaded module,
+ * so its one user value is a table of what must outlive it: the binary
+ * (field "binary"), the stream ("stream") and, at index i, whatever owns
+ * argument i's memory (a Buffer, a cute.cuda tensor).  Without it a buffer
+ * dropped after prepare would be freed and h() would write to freed
+ * memory. */
+static void keep(lua_State *L, int l, int value, const char *k, int i)
+{
+  lua_getiuservalue(L, l, 1);
+  lua_pushvalue(L, value);
+  if (k) lua_setfield(L, -2, k);
+  else lua_rawseti(L, -2, i);
+  lua_pop(L, 1);
+}
+
 /* binary:launcher(i) -> Launch for kernel names[i] (1-based). */
 static int binary_launcher(lua_State *L)
 {
@@ -553,9 +568,12 @@ static int binary_launcher(lua_State *L)
   cute_cuda_launch *l;
   void *fn = NULL;
   TRY(L, cute_cuda_function(&fn, b, i - 1, ERR));
-  l = lua_newuserdatauv(L, sizeof *l, 0);
+  l = lua_newuserdatauv(L, sizeof *l, 1);
   cute_cuda_launch_init(l, fn);
   luaL_setmetatable(L, LAUNCH);
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 1);
+  keep(L, lua_gettop(L), 1, "binary", 0);
   return 1;
 }
 
@@ -601,11 +619,16 @@ static int launch_stream(lua_State *L)
 {
   cute_cuda_launch *l = check_launch(L, 1);
   l->stream = lua_isnoneornil(L, 2) ? NULL : handle(L, 2, STREAM);
+  lua_settop(L, 2);
+  keep(L, 1, 2, "stream", 0);
   lua_settop(L, 1);
   return 1;
 }
 
-/* arg(i, kind, value): kinds ptr i32 u32 i64 u64 f32 f64 (1-based i). */
+/* arg(i, kind, value [, owner]): kinds ptr i32 u32 i64 u64 f32 f64
+ * (1-based i).  A ptr value is an address or a Buffer (its address); the
+ * handle keeps the Buffer, or `owner` (what the address points into),
+ * alive as long as it may launch. */
 enum { ARG_PTR, ARG_I32, ARG_U32, ARG_I64, ARG_U64, ARG_F32, ARG_F64 };
 
 static int launch_arg(lua_State *L)
@@ -617,6 +640,7 @@ static int launch_arg(lua_State *L)
   int k = luaL_checkoption(L, 3, NULL, kinds);
   union { int32_t i32; int64_t i64; float f32; double f64; } v;
   int bytes = 8;
+  lua_settop(L, 5);
   switch (k) {
   case ARG_I32: case ARG_U32:
     v.i32 = (int32_t)luaL_checkinteger(L, 4);
@@ -624,9 +648,17 @@ static int launch_arg(lua_State *L)
     break;
   case ARG_F32: v.f32 = (float)luaL_checknumber(L, 4); bytes = 4; break;
   case ARG_F64: v.f64 = luaL_checknumber(L, 4); break;
-  default: v.i64 = (int64_t)luaL_checkinteger(L, 4); break;  /* ptr, 64 */
+  default:   /* ptr (an address or a Buffer), i64, u64 */
+    if (k == ARG_PTR && luaL_testudata(L, 4, BUFFER)) {
+      v.i64 = (int64_t)check_buffer(L, 4)->ptr;
+      if (lua_isnil(L, 5)) lua_copy(L, 4, 5);
+    } else {
+      v.i64 = (int64_t)luaL_checkinteger(L, 4);
+    }
+    break;
   }
   TRY(L, cute_cuda_launch_arg(l, i, &v, bytes, ERR));
+  keep(L, 1, 5, NULL, i + 1);   /* nil drops a previous owner */
   lua_settop(L, 1);
   return 1;
 }

@@ -179,6 +179,35 @@ extern "C" __global__ void inc(float *x, float a) { x[threadIdx.x] += a; }]]}
                          "takes 2 arguments, got 1")
   end)
 
+  it("launch handles keep their buffers, tensors and binaries alive", function()
+    local weak = setmetatable({}, {__mode = "v"})
+    local h, hc, hg
+    do
+      local x = cuda.buffer("f32", 256):iota()
+      local k = cuda.kernel {name = "inc", source = [[
+extern "C" __global__ void inc(float *x, float a) { x[threadIdx.x] += a; }]]}
+      h = k:prepare {grid = 1, block = 256, args = {x, 1.0}}
+      weak.x, weak.k = x, k.binary
+      local s = cuda.tensor(cuda.buffer("f32", 64):iota(), "(8,8):(1,8)")
+      local d = cuda.tensor(cuda.buffer("f32", 64), "(8,8):(8,1)")
+      hc = cuda.copy_prepare(s, d)
+      weak.d = d
+      local A = cuda.tensor(cuda.buffer("f32", 4):iota(1), "(2,2):(1,2)")
+      local C = cuda.tensor(cuda.buffer("f32", 4):iota(0, 0), "(2,2):(1,2)")
+      _, hg = cuda.gemm(A, A, C, {beta = 0})
+      weak.C = C
+    end
+    collectgarbage(); collectgarbage()
+    assert.truthy(weak.x and weak.k and weak.d and weak.C)
+    h(); hc(); hg()
+    assert.same({1, 2, 3}, weak.x:download(0, 3))
+    assert.same({0, 8, 16}, weak.d.buffer:download(0, 3))
+    assert.same({10, 14, 14, 20}, weak.C.buffer:download())
+    h, hc, hg = nil, nil, nil
+    collectgarbage(); collectgarbage()
+    assert.falsy(weak.x or weak.d or weak.C)
+  end)
+
   it("compiles each kernel once per process (warm: no NVRTC call)", function()
     local src = cuda.tensor(cuda.buffer("f32", 4096):random(1), "(64,64):(1,64)")
     local dst = cuda.tensor(cuda.buffer("f32", 4096), "(64,64):(64,1)")

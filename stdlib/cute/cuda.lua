@@ -232,7 +232,9 @@ local function pointer(v)
 end
 
 --- prepare{grid, block, smem, stream, args, kernel}: a launch handle;
--- calling it (h() or h:run()) launches again with no marshalling.
+-- calling it (h() or h:run()) launches again with no marshalling.  The
+-- handle keeps its binary, stream and pointer arguments (Buffers, Tensors)
+-- reachable, so dropping them after prepare does not free their memory.
 function Kernel:prepare(cfg)
   local idx = cfg.kernel or 1
   if type(idx) == "string" then
@@ -251,7 +253,9 @@ function Kernel:prepare(cfg)
   local h = self.binary:launcher(idx)
   h:grid(dim3(cfg.grid)):block(dim3(cfg.block)):smem(cfg.smem or 0):stream(cfg.stream)
   for i, kind in ipairs(kinds) do
-    h:arg(i, kind, kind == "ptr" and pointer(args[i]) or args[i])
+    -- a pointer argument's owner stays reachable from the handle
+    if kind == "ptr" then h:arg(i, kind, pointer(args[i]), args[i])
+    else h:arg(i, kind, args[i]) end
   end
   return h
 end
@@ -300,7 +304,7 @@ function cuda.copy_prepare(src, dst, opts)
   local e = copy_entry(src, dst, opts)
   local h = e.binary:launcher(1)
   h:grid(table.unpack(e.plan.grid)):block(table.unpack(e.plan.block))
-  h:arg(1, "ptr", src:ptr()):arg(2, "ptr", dst:ptr())
+  h:arg(1, "ptr", src:ptr(), src):arg(2, "ptr", dst:ptr(), dst)
   return h, e.plan
 end
 
