@@ -66,9 +66,6 @@ static cute_status complement_fn(cute_leaves *res, const cute_leaves *sel,
   res->n = 0;
   for (i = 0; i < x.n; i++) {
     const cute_leaf *m = &x.m[i];
-    if (m->d < 0)
-      return cute_fail_op(err, CUTE_EINVAL, OP, A, NULL,
-                          "negative stride %lld", (long long)m->d);
     if (m->d < cur)
       return cute_fail_op(err, CUTE_ENONINJECTIVE, OP, A, NULL,
                           "non-injective (or interleaved) modes: stride %lld "
@@ -102,5 +99,6 @@ cute_status cute_complement(cute_layout *out, const cute_layout *A,
 {
   complement_ctx ctx;
   ctx.cotarget = cotarget;
-  return cute_leaves_apply(out, A, OP, complement_fn, &ctx, err);
+  return cute_leaves_apply(out, A, OP, complement_fn, &ctx,
+                           CUTE_LEAVES_POSITIVE, err);
 }

@@ -45,7 +45,6 @@
  */
 #include "leaves.h"
 
-/* ctx: non-NULL to refuse negative strides (the public right inverse). */
 static cute_status right_fn(cute_leaves *res, const cute_leaves *sel,
                             cute_basis e, const cute_layout *L, void *ctx,
                             cute_error *err)
@@ -53,11 +52,7 @@ static cute_status right_fn(cute_leaves *res, const cute_leaves *sel,
   cute_leaves x = *sel;
   int64_t next = 1;
   int i;
-  (void)e;
-  for (i = 0; ctx && i < x.n; i++)
-    if (x.m[i].d < 0)
-      return cute_fail_op(err, CUTE_EINVAL, "right_inverse", L, NULL,
-                          "negative stride %lld", (long long)x.m[i].d);
+  (void)e; (void)L; (void)ctx; (void)err;
   cute_leaves_merge(&x, 0);
   res->n = 0;
   for (;;) {
@@ -76,9 +71,8 @@ static cute_status right_fn(cute_leaves *res, const cute_leaves *sel,
 cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
                                cute_error *err)
 {
-  static const int refuse_negative = 1;
-  return cute_leaves_apply(out, L, "right_inverse", right_fn,
-                           (void *)&refuse_negative, err);
+  return cute_leaves_apply(out, L, "right_inverse", right_fn, NULL,
+                           CUTE_LEAVES_POSITIVE, err);
 }
 
 static cute_status left_fn(cute_leaves *res, const cute_leaves *sel,
@@ -90,9 +84,6 @@ static cute_status left_fn(cute_leaves *res, const cute_leaves *sel,
   (void)e; (void)ctx;
   cute_leaves_sort(&x);
   res->n = 0;
-  if (x.n > 0 && x.m[0].d < 0)
-    return cute_fail_op(err, CUTE_EINVAL, "left_inverse", L, NULL,
-                        "negative stride %lld", (long long)x.m[0].d);
   if (x.n > 0 && x.m[0].d > 1)
     res->m[res->n++] = (cute_leaf){x.m[0].d, 0, 0, 0};
   for (i = 0; i < x.n; i++) {
@@ -121,7 +112,8 @@ static cute_status left_fn(cute_leaves *res, const cute_leaves *sel,
 cute_status cute_left_inverse(cute_layout *out, const cute_layout *L,
                               cute_error *err)
 {
-  return cute_leaves_apply(out, L, "left_inverse", left_fn, NULL, err);
+  return cute_leaves_apply(out, L, "left_inverse", left_fn, NULL,
+                           CUTE_LEAVES_POSITIVE, err);
 }
 
 /* ------------------------------------------------------ common vector -- */
@@ -148,8 +140,9 @@ static cute_status common_prefix(cute_leaves *pre,
   if (cute_layout_has_basis(A) || cute_layout_has_basis(B))
     return cute_fail_op(err, CUTE_ECODOMAIN, op, A, B,
                         "needs two integral layouts");
-  if ((st = cute_leaves_apply(&RA, A, op, right_fn, NULL, err)) ||
-      (st = cute_leaves_apply(&RB, B, op, right_fn, NULL, err)))
+  /* Flags 0: negative-stride modes are ignored, not refused. */
+  if ((st = cute_leaves_apply(&RA, A, op, right_fn, NULL, 0, err)) ||
+      (st = cute_leaves_apply(&RB, B, op, right_fn, NULL, 0, err)))
     return st;
   pre->n = 0;
   for (j = 0; j < RA.shape.nleaf && j < RB.shape.nleaf; j++) {

@@ -127,11 +127,16 @@ static cute_status components(const cute_leaves *x, int *ncomp, const char *op,
 static cute_status apply_one(cute_layout *part, const cute_leaves *x,
                              cute_basis e, const cute_layout *L,
                              const char *op, cute_leaves_fn fn, void *ctx,
-                             cute_error *err)
+                             int flags, cute_error *err)
 {
   cute_leaves sel, res;
   cute_status st;
+  int i;
   select_leaves(&sel, x, e);
+  for (i = 0; (flags & CUTE_LEAVES_POSITIVE) && i < sel.n; i++)
+    if (sel.m[i].d < 0)
+      return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
+                          "negative stride %lld", (long long)sel.m[i].d);
   if ((st = fn(&res, &sel, e, L, ctx, err))) return st;
   if ((st = cute_leaves_layout(part, &res, err)))
     cute_error_context(err, op, L, NULL); /* the result is too long */
@@ -140,7 +145,7 @@ static cute_status apply_one(cute_layout *part, const cute_leaves *x,
 
 cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
                               const char *op, cute_leaves_fn fn, void *ctx,
-                              cute_error *err)
+                              int flags, cute_error *err)
 {
   cute_leaves x;
   cute_layout part, r; /* r, not out: out may alias L */
@@ -150,7 +155,7 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
       (st = components(&x, &ncomp, op, L, err)))
     return st;
   if (ncomp == 0) {
-    if ((st = apply_one(&r, &x, 0, L, op, fn, ctx, err))) return st;
+    if ((st = apply_one(&r, &x, 0, L, op, fn, ctx, flags, err))) return st;
     *out = r;
     return CUTE_OK;
   }
@@ -160,7 +165,8 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
       (st = cute_tuple_open(&r.stride, err)))
     return st;
   for (c = 0; c < ncomp; c++)
-    if ((st = apply_one(&part, &x, CUTE_BASIS1(c), L, op, fn, ctx, err)) ||
+    if ((st = apply_one(&part, &x, CUTE_BASIS1(c), L, op, fn, ctx, flags,
+                          err)) ||
         (st = cute_tuple_push(&r.shape, &part.shape, err)) ||
         (st = cute_tuple_push(&r.stride, &part.stride, err)))
       return st;

@@ -47,6 +47,10 @@ typedef cute_status (*cute_leaves_fn)(cute_leaves *res, const cute_leaves *sel,
                                       cute_basis e, const cute_layout *L,
                                       void *ctx, cute_error *err);
 
+/* cute_leaves_apply's flags: refuse negative strides (on modes that reach
+ * the image: s > 1) with CUTE_EINVAL "negative stride d", before fn. */
+#define CUTE_LEAVES_POSITIVE 1
+
 /* Applies fn per codomain component (paper: the result is weakly congruent
  * to the codomain profile).  An integral L gives the flat layout of fn's
  * leaves; a coordinate L with strides in e_0..e_{n-1} gives a rank-n
@@ -55,6 +59,6 @@ typedef cute_status (*cute_leaves_fn)(cute_leaves *res, const cute_leaves *sel,
  * paths (1@1@0) CUTE_EINVAL.  Zero strides count for neither. */
 cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
                               const char *op, cute_leaves_fn fn, void *ctx,
-                              cute_error *err);
+                              int flags, cute_error *err);
 
 #endif

@@ -84,6 +84,8 @@ static void errors(void)
   fails("(4,8):(1,5)", 80, CUTE_EDIVISIBILITY, "divisibility");
   fails("(2,2):(1,3)", 8, CUTE_EDIVISIBILITY, "stride 3 is not a multiple");
   fails("4:-1", 0, CUTE_EINVAL, "negative");
+  fails("(2,2,2):(1,-2,-8)", 0, CUTE_EINVAL, "negative stride -2");
+  row("(4,1):(1,-3)", 0, "1:4");
   fails("(4,8):(1@0,1@1)", 32, CUTE_ECODOMAIN, "cotarget");
   fails("(4,8):(1,1@1)", 0, CUTE_ECODOMAIN, "mix");
   fails("(4,8):(1@0@1,1@1)", 0, CUTE_EINVAL, "nested");

@@ -64,6 +64,11 @@ static void errors(void)
   fails("(3,2):(2,3)", CUTE_ENONINJECTIVE, "interleaved");
   fails("(2,2):(2,5)", CUTE_EDIVISIBILITY, "divisibility");
   fails("(2,2):(1,-2)", CUTE_EINVAL, "negative");
+  /* One refusal (leaves.c) for the inverses and the complement: the same
+   * message, the first negative stride in L's order, and only on modes of
+   * size > 1 (a size-1 mode reaches no offset). */
+  fails("(2,2,2):(1,-2,-8)", CUTE_EINVAL, "negative stride -2");
+  row("(4,1):(1,-3)", "4:1");
   fails("(4,8):(1,1@1)", CUTE_ECODOMAIN, "mix");
 }
 

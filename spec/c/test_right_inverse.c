@@ -81,6 +81,7 @@ static void negative(void)
   fails("4:-1", CUTE_EINVAL, "negative stride -1");
   fails("(4,8):(-1,4)", CUTE_EINVAL, "negative stride -1");
   fails("(4,8):(1,-4)", CUTE_EINVAL, "negative stride -4");
+  fails("(2,2,2):(1,-2,-8)", CUTE_EINVAL, "negative stride -2");
   fails("(4,8):(-1@0,1@1)", CUTE_EINVAL, "negative stride");
   /* Modes that contribute no offsets are skipped before the check. */
   row("(1,4):(-3,1)", "4:1");
