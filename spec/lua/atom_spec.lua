@@ -347,4 +347,72 @@ Copy_Atom
     assert.equal("((8,1),1,1):((1,0),0,0)", tostring(P))
     assert.equal(16, off)
   end)
+
+  -- CuTe's make_tiled_copy_B: the TV layout is the MMA's get_layoutB_TV and
+  -- the tiler (tile_size N, tile_size K); the destination side of each
+  -- thread is then the MMA's own B fragment of that thread.
+  it("feeds an SM80 MMA's B from ldmatrix.x2 (make_tiled_copy_B)", function()
+    local mma = atom.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", L "(2,2,1)")
+    local tc = atom.make_tiled_copy_B(
+      atom.copy_atom("SM75_U32x2_LDSM_N", "f16"), mma)
+    assert.same({ mma:tile_size(1), mma:tile_size(2) }, tc.tiler_mn)
+    assert.same({ 16, 16 }, tc.tiler_mn)
+    assert.equal(mma:get_layoutB_TV(), tc.layout_tv)
+    local BTV, D = mma:get_layoutB_TV(), tc:get_layoutD_TV()
+    for t = 0, 127 do
+      for v = 0, cute.size(BTV:mode(1)) - 1 do
+        assert.equal(BTV(t, v), D(t, v))
+      end
+    end
+    -- partition_D of an (N,K) tile: thread t's offsets are where its B
+    -- fragment values lie
+    local gB = cute.layout_right { 16, 16 }
+    for _, t in ipairs { 0, 1, 31, 32, 77, 127 } do
+      local P, off = tc:get_slice(t):partition_D(gB)
+      local want = {}
+      for v = 0, cute.size(BTV:mode(1)) - 1 do want[#want + 1] = gB(BTV(t, v)) end
+      table.sort(want)
+      assert.same(want, offsets(P, off))
+    end
+  end)
+
+  -- CuTe's make_tiled_copy_C: the MMA's get_layoutC_TV over (tile_size M,
+  -- tile_size N); with a one-element atom, each thread's partition of C
+  -- (source and destination alike) is the MMA's partition_C of that thread.
+  it("writes an SM80 MMA's C back element by element (make_tiled_copy_C)",
+    function()
+      local mma = atom.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN",
+        L "(2,2,1)")
+      local tc = atom.make_tiled_copy_C(
+        atom.copy_atom("UniversalCopy<uint32_t>", "f32"), mma)
+      assert.same({ 32, 16 }, tc.tiler_mn)
+      assert.equal(mma:get_layoutC_TV(), tc.layout_tv)
+      local gC = cute.layout_right { 64, 32 }     -- 2 x 2 tiles of 32 x 16
+      local seen, n = {}, 0
+      for t = 0, tc:size() - 1 do
+        local P, off = tc:get_slice(t):partition_D(gC)
+        local S, soff = tc:get_slice(t):partition_S(gC)
+        local mine = offsets(P, off)
+        assert.same(mine, offsets(S, soff))
+        assert.same(offsets(mma:get_slice(t):partition_C(gC)), mine)
+        for _, o in ipairs(mine) do
+          assert.is_nil(seen[o]); seen[o] = true; n = n + 1
+        end
+      end
+      assert.equal(64 * 32, n)
+    end)
+
+  it("tells tiled MMAs and tiled copies from other values", function()
+    local mma = atom.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", L "(2,2,1)")
+    local tc = atom.make_tiled_copy_C(
+      atom.copy_atom("UniversalCopy<uint32_t>", "f32"), mma)
+    assert.is_true(atom.is_tiled_mma(mma))
+    assert.is_true(atom.is_tiled_copy(tc))
+    for _, x in ipairs { tc, mma.atom, mma:get_slice(0), L "4:1", {}, 1 } do
+      assert.is_false(atom.is_tiled_mma(x))
+    end
+    for _, x in ipairs { mma, tc.atom, tc:get_slice(0), L "4:1" } do
+      assert.is_false(atom.is_tiled_copy(x))
+    end
+  end)
 end)
