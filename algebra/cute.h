@@ -140,7 +140,8 @@ cute_status cute_tuple_mode(cute_tuple *out, const cute_tuple *t, int i,
                             cute_error *err);
 /* The leaves of t as a flat tuple, in order; a leaf stays a leaf:
  *   flatten((4,(2,(3,5)))) = (4,2,3,5),   flatten(7) = 7.
- * @post depth(out) <= 1 and its leaves are t's, in order. */
+ * @post depth(out) <= 1 and its leaves are t's, in order.
+ * A malformed t gets cute_tuple_check's status (CUTE_EINVAL, CUTE_ELIMIT). */
 cute_status cute_tuple_flatten(cute_tuple *out, const cute_tuple *t);
 /* Product of the leaves (a shape's size), checked. */
 cute_status cute_tuple_size(const cute_tuple *t, int64_t *out, cute_error *err);

@@ -125,7 +125,11 @@ cute_status cute_layout_mode(cute_layout *out, const cute_layout *L, int i,
 cute_status cute_layout_flatten(cute_layout *out, const cute_layout *L,
                                 cute_error *err)
 {
-  (void)err;
+  cute_status st;
+  /* The copies below trust nleaf: a hand-made L must not overrun them. */
+  if ((st = cute_tuple_check(&L->shape, err)) ||
+      (st = cute_tuple_check(&L->stride, err)))
+    return st;
   cute_tuple_flatten(&out->shape, &L->shape);
   return cute_tuple_flatten(&out->stride, &L->stride);
 }

@@ -20,6 +20,14 @@
 static cute_status check_factor(const char *op, const cute_layout *L,
                                 int64_t n, cute_error *err)
 {
+  cute_status st;
+  /* The leaf loops trust nleaf: a hand-made L must not overrun them. */
+  if ((st = cute_tuple_check(&L->shape, err)) ||
+      (st = cute_tuple_check(&L->stride, err)))
+    return st;
+  if (L->shape.nleaf != L->stride.nleaf)
+    return cute_fail(err, CUTE_ERANK, "%s: shape and stride are not "
+                     "congruent", op);
   if (n <= 0)
     return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
                         "factor %lld is not positive", (long long)n);

@@ -307,6 +307,10 @@ cute_status cute_tuple_mode(cute_tuple *out, const cute_tuple *t, int i,
 cute_status cute_tuple_flatten(cute_tuple *out, const cute_tuple *t)
 {
   int n = t->nleaf;
+  /* The copies trust nleaf: a hand-made t must not overrun them (no err
+   * here to say why: the public signature has none). */
+  cute_status st = cute_tuple_check(t, NULL);
+  if (st) return st;
   if (out != t) {
     memcpy(out->v, t->v, n * sizeof t->v[0]);
     memcpy(out->e, t->e, n * sizeof t->e[0]);

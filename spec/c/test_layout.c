@@ -308,6 +308,9 @@ static void test_malformed(void)
     if (rng_range(&r, 0, 3) == 0) l.stride.nleaf = (uint8_t)rng_range(&r, 0, 255);
     cute_layout_eval(&l, &c, &out, &e);
     cute_layout_slice(&o, &out, &l, &c, &e);
+    cute_layout_flatten(&o, &l, &e);
+    cute_upcast(&o, &l, 2, &e);
+    cute_downcast(&o, &l, 2, &e);
     cute_tuple_check(&l.shape, &e);
     cute_layout_rank(&l);
     cute_layout_depth(&l);
@@ -315,6 +318,27 @@ static void test_malformed(void)
       cute_layout_eval_index(&l, 5, &v, &e);
   }
   CHECK(1, "survived malformed layouts");
+}
+
+/* A hand-made leaf count past CUTE_MAX_LEAVES: the flattening copies and
+ * the recast loops once trusted it and ran off the arrays. */
+static void test_too_many_leaves(void)
+{
+  cute_layout l = L("(4,8):(1,4)"), o;
+  cute_tuple t = T("(4,8)"), m;
+  cute_error e;
+  l.shape.nleaf = l.stride.nleaf = 40;
+  CHECK(cute_layout_flatten(&o, &l, &e) == CUTE_ELIMIT &&
+        strstr(e.msg, "tuple:"), "flatten, 40 leaves: %s", e.msg);
+  CHECK(cute_upcast(&o, &l, 2, &e) == CUTE_ELIMIT, "upcast, 40 leaves");
+  CHECK(cute_downcast(&o, &l, 2, &e) == CUTE_ELIMIT, "downcast, 40 leaves");
+  CHECK(cute_recast(&o, &l, 8, 16, &e) == CUTE_ELIMIT, "recast, 40 leaves");
+  t.nleaf = 40;
+  CHECK(cute_tuple_flatten(&m, &t) == CUTE_ELIMIT, "tuple_flatten, 40");
+  l = L("(4,8):(1,4)");
+  l.stride.nleaf = 1;
+  CHECK(cute_upcast(&o, &l, 2, &e) != CUTE_OK, "upcast, 2 shape leaves, "
+        "1 stride leaf");
 }
 
 static void test_errors(void)
@@ -364,5 +388,6 @@ int main(void)
   test_modes();
   test_random();
   test_malformed();
+  test_too_many_leaves();
   return test_finish();
 }
