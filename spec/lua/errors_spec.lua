@@ -94,3 +94,61 @@ describe("misuse", function()
     assert.matches("coordinate expected", err(L "(4,8):(1,4)"))
   end)
 end)
+
+-- Argument errors of the stdlib's public functions carry the position of
+-- the line that made the call (cute.tiler.public moves a stdlib position
+-- there), not a position inside the stdlib nor none.
+describe("stdlib argument errors", function()
+  local atom = require "cute.atom"
+  local tv = require "cute.tv"
+  local gemm = require "cute.gemm"
+  local here = "^[^\n:]*errors_spec%.lua:%d+: "
+  local function at_caller(pattern, f)
+    local msg = err(f)
+    assert.matches(here .. pattern, msg)
+    assert.falsy(msg:find("cute/[%w_/]*%.lua:%d+"))
+  end
+  -- each call sits in a non-tail position, so its line is on the stack
+  it("point at the caller's line", function()
+    at_caller("print_layout%(%(2,2,2%)", function()
+      local r = cute.print_layout(L "(2,2,2)"); return r end)
+    at_caller("print_layout: cute.Layout", function()
+      local r = cute.format_layout(3); return r end)
+    at_caller("mma_atom: no atom named \"nope\"", function()
+      local r = cute.make_tiled_mma("nope"); return r end)
+    at_caller("copy_atom: unknown value type f12", function()
+      local r = atom.copy_atom("SM75_U32x4_LDSM_N", "f12"); return r end)
+    at_caller("make_tiled_copy: pass cute.copy_atom", function()
+      local r = cute.make_tiled_copy("x", L "4:1"); return r end)
+    at_caller("make_layout_tv: the thread layout", function()
+      local r = cute.make_layout_tv(1, 2); return r end)
+    at_caller("owners%(%(2,2,2%):%(1,2,4%)%): a TV layout has rank 2", function()
+      local r = tv.owners(L "(2,2,2)", { 8 }); return r end)
+    at_caller("show: cannot tell the picture format", function()
+      local r = cute.show(L "4:1", "x.foo"); return r end)
+    at_caller("render: unknown picture format", function()
+      local r = cute.render(L "4:1", "foo"); return r end)
+    at_caller("bank_conflicts: the access pattern 3", function()
+      local r = cute.bank_conflicts(L "4:1", 3); return r end)
+    at_caller("cute.cuda.gemm: A 4:1, B 4:1, C 4:1: ranks 1, 1, 1", function()
+      local r = gemm.plan(L "4:1", L "4:1", L "4:1"); return r end)
+  end)
+
+  it("of cute.cuda.gemm point at the caller, per call and when planning", function()
+    at_caller("cute.cuda.gemm: A must be a cute.cuda tensor, got 1", function()
+      local r = gemm.gemm(1, 2, 3); return r end)
+    local function tensor(layout, dtype)
+      return { layout = L(layout), dtype = dtype, ptr = function() return 0 end }
+    end
+    at_caller("cute.cuda.gemm: A has dtype i8", function()
+      local r = gemm.gemm(tensor("(4,4)", "i8"), tensor("(4,4)", "f32"),
+                          tensor("(4,4)", "f32"))
+      return r
+    end)
+  end)
+
+  it("stay position-free for inadmissible algebra", function()
+    local msg = err(cute.composition, L "(4,6,8):(2,3,5)", L "6:3")
+    assert.equal("composition((4,6,8):(2,3,5), 6:3): ", msg:sub(1, 35))
+  end)
+end)

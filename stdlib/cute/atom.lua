@@ -81,7 +81,7 @@ function M.type_bits(t)
   if not b then
     error(("copy_atom: unknown value type %s (an integer number of bits or "
       .. "one of f16 bf16 tf32 f32 f64 s8 u8 s32 b16 b32 b128)")
-      :format(tostring(t)), 0)
+      :format(tostring(t)))
   end
   return b
 end
@@ -91,10 +91,10 @@ local function catalog_entry(name, kind)
   local spec = catalog[name]
   if not spec then
     error(("%s_atom: no atom named %q in the catalog (cute.atoms)")
-      :format(kind, tostring(name)), 0)
+      :format(kind, tostring(name)))
   end
   if spec.kind ~= kind then
-    error(("%s_atom: %s is a %s atom"):format(kind, name, spec.kind), 0)
+    error(("%s_atom: %s is a %s atom"):format(kind, name, spec.kind))
   end
   return spec
 end
@@ -290,13 +290,13 @@ function M.make_tiled_mma(atom, thr_layout, permutations)
   if type(atom) == "string" then atom = M.mma_atom(atom) end
   if not M.is_mma_atom(atom) then
     error("make_tiled_mma: an MMA atom (cute.mma_atom) expected, got "
-      .. tostring(atom), 0)
+      .. tostring(atom))
   end
   local thr, perm = pad3(as_layout(thr_layout or core.layout({ 1, 1, 1 },
     { 0, 0, 0 })), permutations)
   if core.rank(thr) ~= 3 then
     error(("make_tiled_mma: the thread layout %s has rank %d, not <= 3")
-      :format(tostring(thr), core.rank(thr)), 0)
+      :format(tostring(thr), core.rank(thr)))
   end
   return setmetatable({ atom = atom, thr_layout_mnk = thr, permutation = perm,
     thr_layout_vmnk = product.tiled_product(atom.thr_id, thr) }, TiledMMA)
@@ -392,18 +392,18 @@ end
 local function tiled_copy(atom, layout_tv, tiler)
   if type(atom) == "string" then
     error("make_tiled_copy: pass cute.copy_atom(name, value_type), which "
-      .. "fixes the value type", 0)
+      .. "fixes the value type")
   end
   if not M.is_copy_atom(atom) then
     error("make_tiled_copy: a copy atom (cute.copy_atom) expected, got "
-      .. tostring(atom), 0)
+      .. tostring(atom))
   end
   local nt, nv = core.size(layout_tv:mode(0)), core.size(layout_tv:mode(1))
   local at, av = core.size(atom.ref:mode(0)), core.size(atom.ref:mode(1))
   if nt % at ~= 0 or nv % av ~= 0 then
     error(("make_tiled_copy: TV layout %s has %d threads x %d values, not a "
       .. "multiple of the atom's %d x %d"):format(tostring(layout_tv), nt, nv,
-      at, av), 0)
+      at, av))
   end
   return setmetatable({ atom = atom, layout_tv = layout_tv, tiler_mn = tiler },
     TiledCopy)
@@ -436,5 +436,10 @@ function M.make_tiled_copy_C(atom, mma)
 end
 
 function M.is_tiled_copy(x) return getmetatable(x) == TiledCopy end
+
+-- Argument errors point at the caller's line (cute.tiler.public).
+for _, name in ipairs { "type_bits", "mma_atom", "copy_atom", "make_tiled_mma", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C" } do
+  M[name] = tiler.public(nil, M[name])
+end
 
 return M

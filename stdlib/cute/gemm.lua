@@ -30,6 +30,7 @@
 -- (spec/lua/gemm_spec.lua).  Accumulation is in f64 if any operand is
 -- f64, else in f32.
 local core = require "cute.core"
+local tiler = require "cute.tiler"
 
 local M = {}
 
@@ -90,8 +91,10 @@ local function store_expr(t, x)
   return ("(%s)(%s)"):format(ctype[t], x)
 end
 
+-- Raised with a stdlib position (level 1), which the public wrappers below
+-- move to the caller's line.
 local function fail(fmt, ...)
-  error("cute.cuda.gemm: " .. fmt:format(...), 0)
+  error("cute.cuda.gemm: " .. fmt:format(...))
 end
 
 local function check_dtype(what, t)
@@ -202,11 +205,21 @@ end
 
 local compiled = {}   -- plans and kernels by layouts, dtypes and options
 
+-- Checked on every call, so not through a pcall: level 3 is gemm's caller.
 local function operand(what, T)
   if type(T) ~= "table" or not T.layout or not T.dtype or not T.ptr then
-    fail("%s must be a cute.cuda tensor, got %s", what, tostring(T))
+    error(("cute.cuda.gemm: %s must be a cute.cuda tensor, got %s")
+      :format(what, tostring(T)), 3)
   end
   return T
+end
+
+-- The plan and kernel of a combination not seen before.
+local function build(A, B, C, opts)
+  local p = M.plan(A.layout, B.layout, C.layout,
+    { a = A.dtype, b = B.dtype, c = C.dtype }, opts)
+  local cuda = require "cute.cuda"
+  return { plan = p, kernel = cuda.kernel { source = p.source, name = p.name } }
 end
 
 --- gemm(A, B, C [, opts]) on cute.cuda tensors: C = alpha A B + beta C
@@ -221,11 +234,10 @@ function M.gemm(A, B, C, opts)
     tostring(C.layout), A.dtype, B.dtype, C.dtype,
     tostring(opts.max_grid_yz) }, "|")
   local e = compiled[key]
-  if not e then
-    local p = M.plan(A.layout, B.layout, C.layout,
-      { a = A.dtype, b = B.dtype, c = C.dtype }, opts)
-    local cuda = require "cute.cuda"
-    e = { plan = p, kernel = cuda.kernel { source = p.source, name = p.name } }
+  if not e then   -- once per combination: a pcall costs nothing per launch
+    local ok, r = pcall(build, A, B, C, opts)
+    if not ok then tiler.reraise(r, nil, nil, 2) end
+    e = r
     compiled[key] = e
   end
   local h = e.kernel:prepare { grid = e.plan.grid, block = e.plan.block,
@@ -234,5 +246,9 @@ function M.gemm(A, B, C, opts)
   h()
   return e.plan, h
 end
+
+-- Argument errors point at the caller's line (cute.tiler.public).
+M.extents = tiler.public(nil, M.extents)
+M.plan = tiler.public(nil, M.plan)
 
 return M

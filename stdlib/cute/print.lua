@@ -13,6 +13,7 @@
 -- shown as one column, and a coordinate layout's cells hold tuple text
 -- ("(1,2)") with the width of the longest.
 local core = require "cute.core"
+local tiler = require "cute.tiler"
 
 local M = {}
 
@@ -34,12 +35,12 @@ function M.format_layout(L)
   local mt = getmetatable(L)
   if mt ~= Layout and mt ~= core.metatables.ComposedLayout then
     error("print_layout: cute.Layout or cute.ComposedLayout expected, got "
-      .. (mt and mt.__name or type(L)), 0)
+      .. (mt and mt.__name or type(L)))
   end
   local r = core.rank(L)
   if r > 2 then
     error(("print_layout(%s): rank-2 layout expected, got rank %d")
-      :format(tostring(L), r), 0)
+      :format(tostring(L), r))
   end
   local shape = L:shape()
   local rows = core.size(r == 2 and shape[1] or shape)
@@ -79,6 +80,11 @@ end
 function M.print_layout(L)
   local s = M.format_layout(L)
   if io and io.write then io.write(s) else print(s:sub(1, -2)) end
+end
+
+-- Argument errors point at the caller's line (cute.tiler.public).
+for _, name in ipairs { "format_layout", "print_layout" } do
+  M[name] = tiler.public(nil, M[name])
 end
 
 return M

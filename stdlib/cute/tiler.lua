@@ -58,27 +58,30 @@ function M.fail(op, A, T, reason)
   error(("%s(%s, %s): %s"):format(op, tostring(A), M.tostring(T), reason))
 end
 
--- Re-raise r, caught by a public function: at the public function's caller
--- (level 3 from here) when it points into the stdlib, as it is otherwise.
+--- Re-raise r, an error caught by a public function: at `level` (as
+-- error() counts it from the function calling reraise; public functions
+-- pass 2, their caller) when it points into the stdlib, as it is otherwise.
 -- A message that is not about `name` is prefixed by `call` ("name(A, T)")
--- or, without one, by the name.
-local function reraise(r, name, call)
+-- or, without one, by the name; a nil name adds no prefix.
+function M.reraise(r, name, call, level)
   if type(r) ~= "string" then error(r, 0) end
   local msg, moved = r:gsub(stdlib_position, "", 1)
   if call and msg:sub(1, #name + 1) ~= name .. "(" then
     msg = call .. ": " .. msg
-  elseif not call and not msg:find(name, 1, true) then
+  elseif name and not call and not msg:find(name, 1, true) then
     msg = name .. ": " .. msg
   end
-  error(msg, moved > 0 and 3 or 0)
+  error(msg, moved > 0 and level + 1 or 0)
 end
 
---- The public function `name` made of f (any arguments and results).
+--- The public function `name` made of f (any arguments and results): an
+-- error raised with a position in the stdlib is moved to the caller's
+-- line.  A pcall per call: not for per-launch paths.
 function M.public(name, f)
   return function(...)
     local r = table.pack(pcall(f, ...))
     if r[1] then return table.unpack(r, 2, r.n) end
-    reraise(r[2], name)
+    M.reraise(r[2], name, nil, 2)
   end
 end
 
@@ -95,7 +98,8 @@ function M.checked(name, f)
     end
     local ok, r = pcall(f, A, T)
     if ok then return r end
-    reraise(r, name, ("%s(%s, %s)"):format(name, tostring(A), M.tostring(T)))
+    M.reraise(r, name, ("%s(%s, %s)"):format(name, tostring(A),
+      M.tostring(T)), 2)
   end
 end
 

@@ -33,7 +33,7 @@ local function check_layout(op, x, what)
   if not tiler.is_layout(x) then
     local mt = getmetatable(x)
     error(("%s: %s must be a cute.Layout, got %s")
-      :format(op, what, mt and mt.__name or type(x)), 0)
+      :format(op, what, mt and mt.__name or type(x)))
   end
 end
 
@@ -52,7 +52,7 @@ function M.make_layout_tv(thr, val)
   if core.size(inv) ~= nt * nv then
     error(("make_layout_tv(%s, %s): raked product %s is not a bijection "
       .. "onto 0..%d (are both layouts compact?)")
-      :format(tostring(thr), tostring(val), tostring(mn), nt * nv - 1), 0)
+      :format(tostring(thr), tostring(val), tostring(mn), nt * nv - 1))
   end
   return partition.product_each(mn:shape()), core.composition(inv, core.layout {nt, nv})
 end
@@ -89,7 +89,7 @@ function M.owners(tv, shape)
   check_layout("owners", tv, "the TV layout")
   if core.rank(tv) ~= 2 then
     error(("owners(%s): a TV layout has rank 2 (thread, value)")
-      :format(tostring(tv)), 0)
+      :format(tostring(tv)))
   end
   local n = core.size(shape)
   local nt, nv = core.size(tv:mode(0)), core.size(tv:mode(1))
@@ -99,7 +99,7 @@ function M.owners(tv, shape)
       local i = tile_index(tv(t, v), shape)
       if i < 0 or i >= n then
         error(("owners(%s): (T%d,V%d) -> %d lies outside the %s tile")
-          :format(tostring(tv), t, v, i, core.tuple_tostring(shape)), 0)
+          :format(tostring(tv), t, v, i, core.tuple_tostring(shape)))
       end
       local o = owners[i + 1]
       if o then o.n = o.n + 1 else owners[i + 1] = { t = t, v = v, n = 1 } end
@@ -135,6 +135,11 @@ function M.bijection(tv, n)
     seen[x] = i
   end
   return true
+end
+
+-- Argument errors point at the caller's line (cute.tiler.public).
+for _, name in ipairs { "make_layout_tv", "owners", "bijection" } do
+  M[name] = tiler.public(nil, M[name])
 end
 
 return M

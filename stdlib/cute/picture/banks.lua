@@ -18,6 +18,7 @@
 -- a thread go in one instruction (default 1), opts.bytes is the element
 -- size (default 4).  Threads 0..31 form warp 0, and so on.
 local core = require "cute.core"
+local tiler = require "cute.tiler"
 local model_m = require "cute.picture.model"
 local palette = require "cute.picture.palette"
 
@@ -76,7 +77,7 @@ function M.bank_conflicts(smem, access, opts)
   local rows, cols = model_m.extent(smem, "bank_conflicts")
   if core.rank(access) ~= 2 then
     error(("bank_conflicts: the access pattern %s is not a (thread, value) "
-      .. "layout"):format(tostring(access)), 0)
+      .. "layout"):format(tostring(access)))
   end
   local self = setmetatable({ smem = smem, access = access, rows = rows,
     cols = cols, bytes = opts.bytes or 4, vec = opts.vec or 1,
@@ -139,6 +140,11 @@ function M.model(r, opts)
       :format(tostring(r.access), r.vec),
     ("%d instructions: worst %d-way conflict, %d wavefronts (ideal %d)")
       :format(#r.instructions, r.worst, r.wavefronts, r.ideal) } }
+end
+
+-- Argument errors point at the caller's line (cute.tiler.public).
+for _, name in ipairs { "bank_conflicts" } do
+  M[name] = tiler.public(nil, M[name])
 end
 
 return M

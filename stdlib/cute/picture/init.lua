@@ -16,6 +16,7 @@
 -- tile), data (the data layout whose offsets a TV picture shows), title,
 -- cell (SVG cell size in pixels), format (overrides the extension).
 local core = require "cute.core"
+local tiler = require "cute.tiler"
 local atom = require "cute.atom"
 local model = require "cute.picture.model"
 local banks = require "cute.picture.banks"
@@ -41,12 +42,12 @@ local function parse(s)
   if e and e.kind == "mma" then return atom.mma_atom(s) end
   if e then
     error(("show: %s is a copy atom: draw a tiled copy of it "
-      .. "(cute.make_tiled_copy)"):format(s), 0)
+      .. "(cute.make_tiled_copy)"):format(s))
   end
   local ok, L = pcall(core.layout, s)
   if not ok then
     error(("show: %q is neither a layout nor an MMA atom of the catalog: %s")
-      :format(s, L), 0)
+      :format(s, L))
   end
   return L
 end
@@ -67,7 +68,7 @@ function M.model(x, opts)
   end
   error(("show: cannot draw %s (a layout, TV layout with opts.tile, MMA "
     .. "atom, tiled MMA, tiled copy or bank_conflicts result)")
-    :format(mt and mt.__name or type(x)), 0)
+    :format(mt and mt.__name or type(x)))
 end
 
 --- The picture as a string in `format` ("svg", "html", "tex", "txt").
@@ -75,7 +76,7 @@ function M.render(x, format, opts)
   local r = renderers[format]
   if not r then
     error(("render: unknown picture format %q (svg, html, tex or txt)")
-      :format(tostring(format)), 0)
+      :format(tostring(format)))
   end
   return r(M.model(x, opts), opts or {})
 end
@@ -93,17 +94,22 @@ function M.show(x, path, opts)
   local format = opts.format or tostring(path):match "%.(%w+)$"
   if not renderers[format and format:lower()] then
     error(("show: cannot tell the picture format of %q (use .svg, .html, "
-      .. ".tex or .txt, or opts.format)"):format(tostring(path)), 0)
+      .. ".tex or .txt, or opts.format)"):format(tostring(path)))
   end
   local s = M.render(x, format:lower(), opts)
   if not (io and io.open) then
-    error("show: this host has no io library to write " .. path, 0)
+    error("show: this host has no io library to write " .. path)
   end
   local f, err = io.open(path, "w")
-  if not f then error("show: " .. err, 0) end
+  if not f then error("show: " .. err) end
   f:write(s)
   f:close()
   return path
+end
+
+-- Argument errors point at the caller's line (cute.tiler.public).
+for _, name in ipairs { "model", "render", "show" } do
+  M[name] = tiler.public(nil, M[name])
 end
 
 return M

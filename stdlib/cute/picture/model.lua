@@ -39,7 +39,7 @@ function M.extent(L, op)
   local r = core.rank(L)
   if r > 2 then
     error(("%s(%s): rank-2 layout expected, got rank %d")
-      :format(op, tostring(L), r), 0)
+      :format(op, tostring(L), r))
   end
   local shape = L:shape()
   if r == 2 then return core.size(shape[1]), core.size(shape[2]) end
@@ -101,7 +101,7 @@ end
 function M.tv(X, shape, opts)
   if type(shape) ~= "table" or #shape ~= 2 then
     error(("show(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
-      :format(tostring(X)), 0)
+      :format(tostring(X)))
   end
   local title = { opts.title or ("TV layout " .. tostring(X) .. " over "
     .. core.tuple_tostring(shape)) }
