@@ -144,6 +144,7 @@ static int l_stats(lua_State *L)
   setint(L, "memory_hits", s.memory_hits);
   setint(L, "disk_hits", s.disk_hits);
   setint(L, "disk_writes", s.disk_writes);
+  setint(L, "memory_only", s.memory_only);
   setint(L, "launches", s.launches);
   lua_pushnumber(L, s.nvrtc_ms);
   lua_setfield(L, -2, "nvrtc_ms");
@@ -564,10 +565,12 @@ static void keep(lua_State *L, int l, int value, const char *k, int i)
 static int binary_launcher(lua_State *L)
 {
   cute_cuda_binary *b = check_binary(L, 1);
-  int i = (int)luaL_optinteger(L, 2, 1);
+  lua_Integer i = luaL_optinteger(L, 2, 1);
   cute_cuda_launch *l;
   void *fn = NULL;
-  TRY(L, cute_cuda_function(&fn, b, i - 1, ERR));
+  /* checked before the cast to int, which would wrap a huge index */
+  luaL_argcheck(L, i >= 1 && i <= 0x7fffffff, 2, "kernel index out of range");
+  TRY(L, cute_cuda_function(&fn, b, (int)i - 1, ERR));
   l = lua_newuserdatauv(L, sizeof *l, 1);
   cute_cuda_launch_init(l, fn);
   luaL_setmetatable(L, LAUNCH);
@@ -636,7 +639,7 @@ static int launch_arg(lua_State *L)
   static const char *const kinds[] = {"ptr", "i32", "u32", "i64", "u64",
                                       "f32", "f64", NULL};
   cute_cuda_launch *l = check_launch(L, 1);
-  int i = (int)luaL_checkinteger(L, 2) - 1;
+  lua_Integer i = luaL_checkinteger(L, 2);
   int k = luaL_checkoption(L, 3, NULL, kinds);
   union { int32_t i32; int64_t i64; float f32; double f64; } v;
   int bytes = 8;
@@ -657,8 +660,11 @@ static int launch_arg(lua_State *L)
     }
     break;
   }
-  TRY(L, cute_cuda_launch_arg(l, i, &v, bytes, ERR));
-  keep(L, 1, 5, NULL, i + 1);   /* nil drops a previous owner */
+  if (i < 1 || i > CUTE_CUDA_MAX_ARGS)   /* before the cast to int */
+    return luaL_argerror(L, 2, lua_pushfstring(L, "argument index %I outside "
+                         "1..%d", i, CUTE_CUDA_MAX_ARGS));
+  TRY(L, cute_cuda_launch_arg(l, (int)i - 1, &v, bytes, ERR));
+  keep(L, 1, 5, NULL, (int)i);   /* nil drops a previous owner */
   lua_settop(L, 1);
   return 1;
 }

@@ -2,7 +2,9 @@
  * cache.c -- the content-addressed kernel cache.
  *
  * A key is the SHA-256 of everything that determines the binary (source,
- * options, kernel names, NVRTC version, architecture; compile.c builds it).
+ * the user headers it includes, options, kernel names, NVRTC version,
+ * architecture; compile.c builds it).  A program whose includes cannot all
+ * be found (includes.c) is kept in memory only, never on disk.
  * Entries live in memory for the process and, in disk mode, under
  *     <dir>/kernels/<first two hex digits>/<key>.bin   header + image
  *                                          <key>.cu    the source
@@ -154,26 +156,6 @@ static int write_atomic(const char *path, const void *a, size_t na,
   return -1;
 }
 
-static char *read_file(const char *path, size_t *size)
-{
-  FILE *f = fopen(path, "rb");
-  char *buf = NULL;
-  long n;
-  if (f == NULL) return NULL;
-  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-      fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) != NULL) {
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-      free(buf);
-      buf = NULL;
-    } else {
-      buf[n] = 0;
-      *size = (size_t)n;
-    }
-  }
-  fclose(f);
-  return buf;
-}
-
 static void entry_path(char *out, size_t cap, const char *key, const char *ext)
 {
   snprintf(out, cap, "%s/kernels/%.2s/%s%s", C.dir, key, key, ext);
@@ -232,14 +214,14 @@ static int disk_get(const char *key, cute_cuda_binary *out)
   char *data;
   int ok;
   entry_path(path, sizeof path, key, ".bin");
-  if ((data = read_file(path, &n)) == NULL) return 0;
+  if ((data = cucu_read_file(path, &n)) == NULL) return 0;
   memset(out, 0, sizeof *out);
   ok = parse_bin(data, n, out);
   free(data);
   if (ok) {
     size_t ln = 0;
     entry_path(path, sizeof path, key, ".log");
-    out->log = read_file(path, &ln);
+    out->log = cucu_read_file(path, &ln);
     if (out->log == NULL) out->log = cucu_strdup("");
     memcpy(out->key, key, 65);
     ok = out->log != NULL;
@@ -283,7 +265,7 @@ static void mem_put(const cute_cuda_binary *b)
   C.mem = e;
 }
 
-int cucu_cache_get(const char *key, cute_cuda_binary *out)
+int cucu_cache_get(const char *key, int disk, cute_cuda_binary *out)
 {
   mem_entry *e;
   ensure_configured();
@@ -295,7 +277,7 @@ int cucu_cache_get(const char *key, cute_cuda_binary *out)
       cucu_stats.memory_hits++;
       return 1;
     }
-  if (C.mode == CUTE_CUDA_CACHE_DISK && disk_get(key, out)) {
+  if (disk && C.mode == CUTE_CUDA_CACHE_DISK && disk_get(key, out)) {
     out->from_cache = 2;
     cucu_stats.disk_hits++;
     mem_put(out);
@@ -304,12 +286,12 @@ int cucu_cache_get(const char *key, cute_cuda_binary *out)
   return 0;
 }
 
-void cucu_cache_put(const cute_cuda_binary *b, const char *source)
+void cucu_cache_put(const cute_cuda_binary *b, int disk, const char *source)
 {
   ensure_configured();
   if (C.mode == CUTE_CUDA_CACHE_OFF) return;
   mem_put(b);
-  if (C.mode == CUTE_CUDA_CACHE_DISK) disk_put(b, source);
+  if (disk && C.mode == CUTE_CUDA_CACHE_DISK) disk_put(b, source);
 }
 
 /* The memo file is named by the hash of the library's identity. */
@@ -330,7 +312,7 @@ char *cucu_cache_memo_get(const char *identity)
   ensure_configured();
   if (C.mode != CUTE_CUDA_CACHE_DISK) return NULL;
   memo_path(path, sizeof path, identity);
-  v = read_file(path, &n);
+  v = cucu_read_file(path, &n);
   if (v && (n == 0 || n > 31 || strchr(v, '\n'))) {
     free(v);
     v = NULL;

@@ -108,12 +108,14 @@ static void hash_str(cucu_sha256 *h, const char *tag, const char *s)
   cucu_sha256_update(h, s, strlen(s) + 1);
 }
 
-static void make_key(const cute_cuda_program *p, const char *version,
-                     const char *arch, const char **opts, int nopts,
-                     char key[65])
+/* The key; returns 0 when the program must not go to disk (an include
+ * that cannot be found, so the key does not pin its contents). */
+static int make_key(const cute_cuda_program *p, const char *version,
+                    const char *arch, const char **opts, int nopts,
+                    char key[65])
 {
   cucu_sha256 h;
-  int i;
+  int i, keyable;
   cucu_sha256_init(&h);
   hash_str(&h, "cutelua-cache", "1");
   hash_str(&h, "nvrtc", version);
@@ -121,7 +123,9 @@ static void make_key(const cute_cuda_program *p, const char *version,
   for (i = 0; i < nopts; i++) hash_str(&h, "option", opts[i]);
   for (i = 0; i < p->nnames; i++) hash_str(&h, "name", p->names[i]);
   hash_str(&h, "source", p->source);
+  keyable = cucu_hash_includes(&h, p->source, p->options, p->noptions);
   cucu_sha256_hex(&h, key);
+  return keyable;
 }
 
 /* NVRTC's log, then the source with line numbers: the message a script
@@ -222,7 +226,7 @@ cute_cuda_status cute_cuda_compile(const cute_cuda_program *p,
 {
   char arch[16], key[65], bufs[2][PATH_MAX + 32];
   const char *opts[64], *version;
-  int nopts;
+  int nopts, disk;
   cute_cuda_status s;
   memset(out, 0, sizeof *out);
   if (p->source == NULL || p->nnames < 0 || p->noptions < 0 ||
@@ -232,13 +236,14 @@ cute_cuda_status cute_cuda_compile(const cute_cuda_program *p,
   resolve_arch(p->arch, arch);
   if ((s = version_for_key(&version, err)) != CUTE_CUDA_OK) return s;
   nopts = build_options(p, arch, bufs, opts, 64);
-  make_key(p, version, arch, opts, nopts, key);
-  if (cucu_cache_get(key, out)) return CUTE_CUDA_OK;
+  disk = make_key(p, version, arch, opts, nopts, key);
+  if (!disk) cucu_stats.memory_only++;
+  if (cucu_cache_get(key, disk, out)) return CUTE_CUDA_OK;
   if ((s = cute_cuda_nvrtc_load(err)) != CUTE_CUDA_OK) return s;
   memcpy(out->key, key, sizeof key);
   snprintf(out->arch, sizeof out->arch, "%s", arch);
   s = run_nvrtc(p, opts, nopts, out, err);
-  if (s == CUTE_CUDA_OK) cucu_cache_put(out, p->source);
+  if (s == CUTE_CUDA_OK) cucu_cache_put(out, disk, p->source);
   else cute_cuda_binary_free(out);
   return s;
 }

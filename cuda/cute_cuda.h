@@ -188,7 +188,10 @@ typedef enum cute_cuda_cache_mode {
 
 /* dir NULL: $CUTELUA_CACHE_DIR, else $XDG_CACHE_HOME/cutelua, else
  * ~/.cache/cutelua.  The environment variable CUTELUA_CACHE=off|memory|disk
- * sets the initial mode. */
+ * sets the initial mode.  Keys hash the contents of the user headers the
+ * source #includes (found in the current directory or the -I paths given);
+ * a program with a quoted #include found nowhere, or an #include MACRO, is
+ * cached in memory only (stats: memory_only), never on disk. */
 void cute_cuda_cache_configure(cute_cuda_cache_mode mode, const char *dir);
 cute_cuda_cache_mode cute_cuda_cache_mode_get(void);
 const char *cute_cuda_cache_dir(void);
@@ -197,6 +200,8 @@ void cute_cuda_cache_forget_memory(void);   /* drop the in-memory entries */
 typedef struct cute_cuda_stats {
   long nvrtc_calls;      /* programs NVRTC compiled            */
   long memory_hits, disk_hits, disk_writes;
+  long memory_only;      /* compiles kept off the disk (an #include
+                            not found, see cute_cuda_cache_configure) */
   double nvrtc_ms;       /* total time inside NVRTC            */
   long launches;
 } cute_cuda_stats;

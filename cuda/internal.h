@@ -115,6 +115,8 @@ cute_cuda_status cucu_drv_fail(cute_cuda_error *err, const char *what,
   } while (0)
 
 char *cucu_strdup(const char *s);
+/* The whole file at path, NUL-terminated (heap; *size bytes), or NULL. */
+char *cucu_read_file(const char *path, size_t *size);
 void cute_cuda_text_vprintf(cute_cuda_text *t, const char *fmt, va_list ap);
 
 /* ---------------------------------------------------------------- SHA-256 -- */
@@ -131,10 +133,19 @@ void cucu_sha256_update(cucu_sha256 *c, const void *data, size_t n);
 void cucu_sha256_hex(cucu_sha256 *c, char out[65]);
 
 /* ----------------------------------------------------------------- cache -- */
-/* Looks `key` up (memory, then disk); on a hit fills *out (deep copy). */
-int cucu_cache_get(const char *key, cute_cuda_binary *out);
-/* Stores a freshly compiled binary, with its source and log beside it. */
-void cucu_cache_put(const cute_cuda_binary *b, const char *source);
+/* Looks `key` up (memory, then disk if `disk`); on a hit fills *out (deep
+ * copy). */
+int cucu_cache_get(const char *key, int disk, cute_cuda_binary *out);
+/* Stores a freshly compiled binary (on disk if `disk`, with its source and
+ * log beside it). */
+void cucu_cache_put(const cute_cuda_binary *b, int disk, const char *source);
+/* Hashes into h every header the source #includes that is found in the
+ * current directory, the including file's or the -I / --include-path
+ * directories of options (recursively).  Returns 0 when a quoted include
+ * (or an #include MACRO) could not be resolved: the key then does not pin
+ * the program, which must not be cached on disk. */
+int cucu_hash_includes(cucu_sha256 *h, const char *source,
+                       const char *const *options, int noptions);
 /* The memo of NVRTC versions by library identity, so that a warm run does
  * not have to load NVRTC to compute keys: NULL when unknown. */
 char *cucu_cache_memo_get(const char *identity);

@@ -79,6 +79,27 @@ void cute_cuda_text_printf(cute_cuda_text *t, const char *fmt, ...)
   va_end(ap);
 }
 
+/* The whole file, NUL-terminated (heap), or NULL. */
+char *cucu_read_file(const char *path, size_t *size)
+{
+  FILE *f = fopen(path, "rb");
+  char *buf = NULL;
+  long n;
+  if (f == NULL) return NULL;
+  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+      fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) != NULL) {
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+      free(buf);
+      buf = NULL;
+    } else {
+      buf[n] = 0;
+      *size = (size_t)n;
+    }
+  }
+  fclose(f);
+  return buf;
+}
+
 /* ---------------------------------------------------------------- errors -- */
 cute_cuda_status cucu_fail(cute_cuda_error *err, cute_cuda_status code,
                            const char *fmt, ...)

@@ -131,6 +131,51 @@ extern "C" __global__ void scale(X_t x, Y_t y, float a, const int n,
     assert.are_not.equal(a, cuda.kernel(s3).binary.key)
   end)
 
+  it("keys entries by the user headers the source includes", function()
+    local dir = fresh_cache()
+    local inc = dir .. "-inc"
+    made[#made + 1] = inc
+    os.execute("mkdir -p '" .. inc .. "/sub'")
+    local function header(path, text)
+      local f = assert(io.open(inc .. "/" .. path, "w"))
+      f:write(text)
+      f:close()
+    end
+    header("sub/scale.h", "#define SCALE 5.0f\n")
+    header("k.h", '#pragma once\n#include "sub/scale.h"\n')
+    local hs = {name = "k", arch = "compute_90", options = {"-I" .. inc},
+      source = '#include "k.h"\n#include <cuda_fp16.h>\n'
+               .. 'extern "C" __global__ void k(float *p) { p[0] *= SCALE; }\n'}
+    cuda.stats_reset()
+    local a = cuda.kernel(hs).binary
+    header("sub/scale.h", "#define SCALE 7.0f\n")   -- a nested header changes
+    cuda.forget_memory()
+    local b = cuda.kernel(hs).binary
+    assert.are_not.equal(a.key, b.key)
+    assert.equal("nvrtc", b.from_cache)
+    assert.truthy(a.image:find("0f40A00000", 1, true))   -- 5.0f
+    assert.truthy(b.image:find("0f40E00000", 1, true))   -- 7.0f
+    cuda.forget_memory()
+    assert.equal("disk", cuda.kernel(hs).binary.from_cache)
+    assert.equal(0, cuda.stats().memory_only)
+  end)
+
+  it("keeps a program with an include it cannot find off the disk", function()
+    local dir = fresh_cache()
+    local spec_missing = {name = "k", arch = "compute_90",
+      options = {"-DMISSING_H=1"},
+      source = '#if !MISSING_H\n#include "no_such_header_here.h"\n#endif\n'
+               .. 'extern "C" __global__ void k(float *p) { p[0] = 1; }\n'}
+    cuda.stats_reset()
+    local k = cuda.kernel(spec_missing).binary
+    assert.equal(1, cuda.stats().memory_only)
+    assert.falsy(exists(dir .. "/kernels/" .. k.key:sub(1, 2) .. "/" .. k.key .. ".bin"))
+    assert.equal("memory", cuda.kernel(spec_missing).binary.from_cache)
+    cuda.forget_memory()
+    assert.equal("nvrtc", cuda.kernel(spec_missing).binary.from_cache)
+    assert.equal(0, cuda.stats().disk_writes)
+  end)
+
   it("can keep the cache in memory only, or switch it off", function()
     local dir = fresh_cache("memory")
     cuda.stats_reset()
