@@ -112,14 +112,6 @@ static void coalesce_extended(cute_leaves *x, const cute_layout *A, int lo,
   }
 }
 
-static void basis_text(char *buf, size_t cap, int64_t v, cute_basis e)
-{
-  int k;
-  size_t n = (size_t)snprintf(buf, cap, "%lld", (long long)v);
-  for (k = CUTE_BASIS_LEN(e) - 1; k >= 0 && n < cap; k--)
-    n += (size_t)snprintf(buf + n, cap - n, "@%d", CUTE_BASIS_AT(e, k));
-}
-
 /* Leaves [*lo, *hi) of the part of A that B's leaf k addresses: all of
  * c->a for an integer stride, its mode p for a basis stride a@p (an
  * integer's mode 0 being itself). */
@@ -136,7 +128,10 @@ static cute_status target(const ctx *c, int k, int *lo, int *hi)
     if (cute_tuple_child(&c->A->shape, sp, CUTE_BASIS_AT(e, j),
                          &sub[j % 2])) {
       char b[64];
-      basis_text(b, sizeof b, c->B->stride.v[k], e);
+      cute_tuple leaf; /* one leaf a@p: the printer writes it */
+      cute_tuple_clear(&leaf);
+      cute_tuple_leaf(&leaf, c->B->stride.v[k], e, NULL);
+      cute_tuple_print(&leaf, b, sizeof b);
       *lo = *hi = 0; /* unread on error; for -Wmaybe-uninitialized */
       return cute_fail_op(c->err, CUTE_ERANK, OP, c->A, c->B,
                           "stride %s of B names no mode of A", b);

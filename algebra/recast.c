@@ -37,10 +37,15 @@ static cute_status check_factor(const char *op, const cute_layout *L,
   return CUTE_OK;
 }
 
-static cute_status upcast_leaf(int64_t *s, int64_t *d, int64_t n,
+/* One leaf s:d (leaf i of L) recast by the factor n, in place. */
+typedef cute_status (*recast_fn)(int64_t *s, int64_t *d, int i, int64_t n,
+                                 const cute_layout *L, cute_error *err);
+
+static cute_status upcast_leaf(int64_t *s, int64_t *d, int i, int64_t n,
                                const cute_layout *L, cute_error *err)
 {
   int64_t a;
+  (void)i;
   if (*d == 0) return CUTE_OK;
   if (*d >= n || *d <= -n) {
     if (*d % n != 0)
@@ -65,55 +70,56 @@ static cute_status upcast_leaf(int64_t *s, int64_t *d, int64_t n,
   return CUTE_OK;
 }
 
-cute_status cute_upcast(cute_layout *out, const cute_layout *L, int64_t n,
-                        cute_error *err)
+static cute_status downcast_leaf(int64_t *s, int64_t *d, int i, int64_t n,
+                                 const cute_layout *L, cute_error *err)
+{
+  int unit = *d == 1 || *d == -1;
+  if (unit ? cute_mul(*s, n, s) : cute_mul(*d, n, d))
+    return cute_fail_op(err, CUTE_EOVERFLOW, "downcast", L, NULL,
+                        "leaf %d times %lld overflows 64 bits", i,
+                        (long long)n);
+  return CUTE_OK;
+}
+
+/* fn on every leaf of a copy of L; out is written only on success. */
+static cute_status recast_leaves(cute_layout *out, const cute_layout *L,
+                                 int64_t n, const char *op, recast_fn fn,
+                                 cute_error *err)
 {
   cute_layout r = *L;
   int i;
-  cute_status st = check_factor("upcast", L, n, err);
+  cute_status st = check_factor(op, L, n, err);
   for (i = 0; !st && i < r.shape.nleaf; i++)
-    st = upcast_leaf(&r.shape.v[i], &r.stride.v[i], n, L, err);
+    st = fn(&r.shape.v[i], &r.stride.v[i], i, n, L, err);
   if (!st) *out = r;
   return st;
+}
+
+cute_status cute_upcast(cute_layout *out, const cute_layout *L, int64_t n,
+                        cute_error *err)
+{
+  return recast_leaves(out, L, n, "upcast", upcast_leaf, err);
 }
 
 cute_status cute_downcast(cute_layout *out, const cute_layout *L, int64_t n,
                           cute_error *err)
 {
-  cute_layout r = *L;
-  int i;
-  cute_status st = check_factor("downcast", L, n, err);
-  for (i = 0; !st && i < r.shape.nleaf; i++) {
-    int64_t *s = &r.shape.v[i], *d = &r.stride.v[i];
-    int unit = *d == 1 || *d == -1;
-    if (unit ? cute_mul(*s, n, s) : cute_mul(*d, n, d))
-      st = cute_fail_op(err, CUTE_EOVERFLOW, "downcast", L, NULL,
-                        "leaf %d times %lld overflows 64 bits", i,
-                        (long long)n);
-  }
-  if (!st) *out = r;
-  return st;
+  return recast_leaves(out, L, n, "downcast", downcast_leaf, err);
 }
 
 cute_status cute_recast(cute_layout *out, const cute_layout *L,
                         int64_t old_bits, int64_t new_bits, cute_error *err)
 {
+  int up = new_bits > old_bits;
+  int64_t wide = up ? new_bits : old_bits, narrow = up ? old_bits : new_bits;
   if (old_bits <= 0 || new_bits <= 0)
     return cute_fail_op(err, CUTE_EINVAL, "recast", L, NULL,
                         "element widths %lld -> %lld bits must be positive",
                         (long long)old_bits, (long long)new_bits);
-  if (new_bits > old_bits) {
-    if (new_bits % old_bits != 0)
-      return cute_fail_op(err, CUTE_EDIVISIBILITY, "recast", L, NULL,
-                          "divisibility: %lld bits is not a multiple of "
-                          "%lld bits", (long long)new_bits,
-                          (long long)old_bits);
-    return cute_upcast(out, L, new_bits / old_bits, err);
-  }
-  if (old_bits % new_bits != 0)
+  if (wide % narrow != 0)
     return cute_fail_op(err, CUTE_EDIVISIBILITY, "recast", L, NULL,
                         "divisibility: %lld bits is not a multiple of "
-                        "%lld bits", (long long)old_bits,
-                        (long long)new_bits);
-  return cute_downcast(out, L, old_bits / new_bits, err);
+                        "%lld bits", (long long)wide, (long long)narrow);
+  return up ? cute_upcast(out, L, wide / narrow, err)
+            : cute_downcast(out, L, wide / narrow, err);
 }

@@ -9,9 +9,8 @@
  *   2 * cute.E(1)                 --> 2@1   (the paper's 2e_1)
  */
 #include "lua_internal.h"
+#include "internal.h" /* cute_fail: the algebra's message helper */
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 /* The marker is a light userdata pointing at this read-only byte: unique in
@@ -140,26 +139,14 @@ const char *cutelua_checktext(lua_State *L, int arg)
   return s;
 }
 
-/* err = CUTE_EINVAL with a printf-formatted message. */
-static cute_status fail_msg(cute_error *err, const char *fmt, ...)
-{
-  va_list ap;
-  err->code = CUTE_EINVAL;
-  err->column = 0;
-  va_start(ap, fmt);
-  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-  va_end(ap);
-  return CUTE_EINVAL;
-}
-
 /* A number is named by its value (2.5), anything else by its type. */
 static cute_status fail_leaf(lua_State *L, int idx, cute_error *err)
 {
   int isnum = lua_type(L, idx) == LUA_TNUMBER;
   const char *what = isnum ? luaL_tolstring(L, idx, NULL)
                            : luaL_typename(L, idx);
-  fail_msg(err, "tuple: %s is not an integer, cute.E, cute._ or table",
-           what);
+  cute_fail(err, CUTE_EINVAL,
+            "tuple: %s is not an integer, cute.E, cute._ or table", what);
   if (isnum) lua_pop(L, 1);
   return CUTE_EINVAL;
 }
@@ -170,7 +157,8 @@ static cute_status leaf(cute_tuple *t, int64_t v, cute_basis e,
                         cute_error *err)
 {
   if (v == CUTE_UNDERSCORE)
-    return fail_msg(err, "tuple: integer %lld is out of range", (long long)v);
+    return cute_fail(err, CUTE_EINVAL, "tuple: integer %lld is out of range",
+                     (long long)v);
   return cute_tuple_leaf(t, v, e, err);
 }
 
@@ -190,8 +178,9 @@ static cute_status check_sequence(lua_State *L, int idx, lua_Integer n,
       const char *key = lua_type(L, -1) == LUA_TSTRING
                             ? lua_pushfstring(L, "\"%s\"", lua_tostring(L, -1))
                             : luaL_tolstring(L, -1, NULL);
-      fail_msg(err, "tuple: key %s is outside the list 1..%lld%s", key,
-               (long long)n, why);
+      cute_fail(err, CUTE_EINVAL,
+                "tuple: key %s is outside the list 1..%lld%s", key,
+                (long long)n, why);
       lua_pop(L, 2);
       return CUTE_EINVAL;
     }
@@ -201,8 +190,9 @@ static cute_status check_sequence(lua_State *L, int idx, lua_Integer n,
     int hole = lua_rawgeti(L, idx, k) == LUA_TNIL;
     lua_pop(L, 1);
     if (hole)
-      return fail_msg(err, "tuple: key %lld is missing from the list "
-                      "1..%lld%s", (long long)k, (long long)n, why);
+      return cute_fail(err, CUTE_EINVAL,
+                       "tuple: key %lld is missing from the list 1..%lld%s",
+                       (long long)k, (long long)n, why);
   }
   return CUTE_OK;
 }

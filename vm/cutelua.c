@@ -353,18 +353,15 @@ int cutelua_nresults(const cutelua_state *S) {
 }
 
 /* ------------------------------------------------ layouts back into C -- */
-/* "(_,(_,_))" from the shape's token string "(x(xx))". */
-static void profile_text(const cute_tuple *t, char *buf) {
+/* "(_,(_,_))": the shape printed with every leaf replaced by `_`. */
+static void profile_text(const cute_tuple *shape, char *buf, size_t cap) {
+  cute_tuple t = *shape;
   int i;
-  char prev = '(';
-  for (i = 0; i < t->ntok; i++) {
-    char k = t->tok[i];
-    if (k != ')' && prev != '(')
-      *buf++ = ',';
-    *buf++ = k == 'x' ? '_' : k;
-    prev = k;
+  for (i = 0; i < t.nleaf; i++) {
+    t.v[i] = CUTE_UNDERSCORE;
+    t.e[i] = 0;
   }
-  *buf = '\0';
+  cute_tuple_print(&t, buf, cap);
 }
 
 static void fill_layout(cutelua_layout *out, const cute_layout *l) {
@@ -378,7 +375,7 @@ static void fill_layout(cutelua_layout *out, const cute_layout *l) {
     out->stride[i] = l->stride.v[i];
     out->basis[i] = l->stride.e[i];
   }
-  profile_text(&l->shape, out->profile);
+  profile_text(&l->shape, out->profile, sizeof out->profile);
   cute_layout_print(l, out->text, sizeof out->text);
 }
 

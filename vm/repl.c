@@ -32,7 +32,6 @@
 #include <editline/readline.h>
 #endif
 
-#include "cute.h"
 #include "prog.h"
 
 #define HISTORY_MAX 1000
@@ -192,34 +191,24 @@ static int load_input(lua_State *L) {
 }
 
 /* ------------------------------------------------------------ results -- */
-/* Is the value at idx a tuple: a table without metatable holding the list
- * 1..n (n >= 1) of integers, cute.E / cute._ values and such lists, as
- * cute.idx2crd and coordinate layouts return?  (cute.tuple_tostring has
- * the last word on the leaves.)  Depth is bounded by CUTE_MAX_DEPTH, so a
- * table that holds itself is not one. */
-static int is_tuple(lua_State *L, int idx, int depth) {
-  lua_Integer n, count = 0;
-  if (depth > CUTE_MAX_DEPTH || lua_type(L, idx) != LUA_TTABLE ||
-      lua_getmetatable(L, idx) || (n = (lua_Integer)lua_rawlen(L, idx)) == 0)
-    return 0;  /* (a metatable, once pushed, goes with the pcall) */
-  luaL_checkstack(L, 3, "tuple too deep");
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    int t = lua_type(L, -1), leaf = lua_isinteger(L, -1) ||
-      t == LUA_TUSERDATA || t == LUA_TLIGHTUSERDATA;
-    lua_Integer k = lua_isinteger(L, -2) ? lua_tointeger(L, -2) : 0;
-    if (k < 1 || k > n || !(leaf || is_tuple(L, lua_gettop(L), depth + 1)))
-      return 0;
+/* Could the value at idx be a tuple: a non-empty table without metatable
+ * (a class instance or a proxy prints as itself; `{}` stays a table, not
+ * ())?  cute.tuple_tostring checks the rest -- leaves, keys, depth, cycles
+ * -- and refuses under the pcall of print_results. */
+static int maybe_tuple(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE || lua_rawlen(L, idx) == 0)
+    return 0;
+  if (lua_getmetatable(L, idx)) {
     lua_pop(L, 1);
-    count++;
+    return 0;
   }
-  return count == n;
+  return 1;
 }
 
 /* The value at 1 as tuple text ("(1,3)") through cute.tuple_tostring, or
  * no result; under lua_pcall. */
 static int tuple_text(lua_State *L) {
-  if (!is_tuple(L, 1, 0))
+  if (!maybe_tuple(L, 1))
     return 0;
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   if (lua_getfield(L, -1, "cute") != LUA_TTABLE)

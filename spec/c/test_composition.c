@@ -197,8 +197,10 @@ static void test_identities(void)
    * an uninitialised leaf count before the tiler's one-pass rewrite). */
   comp("7:3", "4:1@0", "4:3");
   comp("(4,5):(1,4)", "(2,5):(2@0,1@0@1)", "(2,5):(2,4)");
-  fails("7:3", "2:1@1@0", CUTE_ERANK, "names no mode of A");
-  fails("(4,6):(2,9)", "3:1@2", CUTE_ERANK, "names no mode of A");
+  fails("7:3", "2:1@1@0", CUTE_ERANK,
+        "stride 1@1@0 of B names no mode of A");
+  fails("(4,6):(2,9)", "3:1@2", CUTE_ERANK,
+        "stride 1@2 of B names no mode of A");
   fails("(4,6):(2,9)", "(3,2):(1@0,1)", CUTE_ECODOMAIN, "mix");
 }
 
