@@ -42,9 +42,16 @@ int cutelua_error(lua_State *L, const cute_error *err);
 /* ---------------------------------------------------------------- tuples */
 /* Lua value at idx -> tuple.  Leaves: integers (floats with an exact
  * integer value too), cute.E values, the marker `_`.  Returns CUTE_OK or a
- * status with err filled ("tuple: ..."); never raises. */
+ * status with err filled ("tuple: ..."): a value that is not a tuple is
+ * reported, not raised.  It still raises where the Lua API it uses does:
+ * the stack cannot grow for a deep table, memory runs out, or a bad key's
+ * __tostring fails while it is named; call it where such an error may
+ * propagate (or under pcall). */
 int cutelua_totuple(lua_State *L, int idx, cute_tuple *out, cute_error *err);
-/* Pushes an integer for a plain integer leaf, else a (nested) table. */
+/* Pushes an integer for a plain integer leaf, else a (nested) table; a
+ * scaled-basis leaf a@i becomes a cute.E value, a CUTE_UNDERSCORE leaf
+ * the marker `_` (cutelua_pushunderscore), so cutelua_totuple reads the
+ * result back as t. */
 void cutelua_pushtuple(lua_State *L, const cute_tuple *t);
 void cutelua_pushunderscore(lua_State *L);
 int cutelua_isunderscore(lua_State *L, int idx);

@@ -226,22 +226,22 @@ static int l_replace(lua_State *L)
   return 1;
 }
 
-/* concat(L0, L1, ...) = (L0, L1, ...); integers n stand for n:1. */
+/* concat(L0, L1, ...) = (L0, L1, ...); integers n stand for n:1, each
+ * built in a Layout userdata of its own on the stack (any number of them,
+ * up to the leaf limit, without a C buffer to size). */
 static int l_concat(lua_State *L)
 {
-  cute_layout bufs[CUTE_MAX_TILER];
   const cute_layout *ls[CUTE_MAX_LEAVES];
-  int n = lua_gettop(L), i, nbuf = 0;
+  int n = lua_gettop(L), i;
   cute_error err;
   cute_layout *u;
   luaL_argcheck(L, n <= CUTE_MAX_LEAVES, CUTE_MAX_LEAVES + 1,
                 "too many layouts");
+  luaL_checkstack(L, n + 1, "concat");
   for (i = 0; i < n; i++) {
     ls[i] = cutelua_testlayout(L, i + 1);
-    if (ls[i]) continue;
-    luaL_argcheck(L, nbuf < CUTE_MAX_TILER, i + 1,
-                  "too many integer operands");
-    ls[i] = cutelua_checkoperand(L, i + 1, &bufs[nbuf++]);
+    if (!ls[i])
+      ls[i] = cutelua_checkoperand(L, i + 1, cutelua_pushlayout(L, NULL));
   }
   u = cutelua_pushlayout(L, NULL);
   if (cute_layout_concat(u, ls, n, &err)) return cutelua_error(L, &err);

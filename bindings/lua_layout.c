@@ -75,7 +75,7 @@ static int l_layout(lua_State *L)
   cute_layout *u;
   if (lua_type(L, 1) == LUA_TSTRING) {
     const char *s = cutelua_checktext(L, 1);
-    while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
     if (strncmp(s, "Sw<", 3) == 0) {
       cute_composed c;
       if (cute_composed_parse(&c, s, &err)) return cutelua_error(L, &err);

@@ -121,6 +121,20 @@ static int l_composed(lua_State *L)
   return 1;
 }
 
+/* Raises "slice(C, crd): offset OFF why", the error contract's operation
+ * and operands, for what the algebra's slice cannot see: the composed
+ * offset. */
+static int slice_error(lua_State *L, const cute_composed *C,
+                       const cute_tuple *crd, const cute_tuple *off,
+                       const char *why)
+{
+  char c[CUTE_MAX_TEXT], k[CUTE_MAX_TEXT], o[CUTE_MAX_TEXT];
+  cute_composed_print(C, c, sizeof c);
+  cute_tuple_print(crd, k, sizeof k);
+  cute_tuple_print(off, o, sizeof o);
+  return luaL_error(L, "slice(%s, %s): offset %s %s", c, k, o, why);
+}
+
 static int composed_call(lua_State *L)
 {
   cute_composed *C = cutelua_checkcomposed(L, 1);
@@ -137,9 +151,10 @@ static int composed_call(lua_State *L)
     if (cute_layout_slice(&u->layout, &off, &C->layout, &crd, &err))
       return cutelua_error(L, &err);
     if (!cute_tuple_is_int(&off) || off.e[0] != 0)
-      return luaL_error(L, "composed layout slice: offset is not an integer");
+      return slice_error(L, C, &crd, &off, "is not an integer");
     if (__builtin_add_overflow(C->offset, off.v[0], &u->offset))
-      return luaL_error(L, "composed layout slice: 64-bit overflow");
+      return slice_error(L, C, &crd, &off, "plus the composed offset "
+                         "overflows 64 bits");
     lua_pushinteger(L, 0);
     return 2;
   } else if (cute_composed_eval(C, &crd, &r, &err)) {
