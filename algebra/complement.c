@@ -15,10 +15,10 @@
  * has size ceil(cosize(A)/cur) (1 for an injective A) and is kept even at
  * size 1: its stride marks where A's codomain ends, so that A* on its
  * extended domain (composed with a larger layout: the logical product's
- * A* o B) steps past A instead of into it.  A
- * hole whose size d is not a multiple of cur cannot be tiled by an ordered
- * mode; the minimal complement takes floor(d/cur) steps of cur, which stay
- * below d and so still miss A:
+ * A* o B) steps past A instead of into it.  A hole whose size d is not a
+ * multiple of cur cannot be tiled by an ordered mode; the minimal
+ * complement takes floor(d/cur) steps of cur, which stay below d and so
+ * still miss A:
  *   complement((4,8):(1,5))    = 1:40   (5/4 -> 1 step: no mode)
  *   complement((4,8):(20,2))   = (2,1):(1,80)   (paper 3.5.1)
  *

@@ -412,7 +412,7 @@ cute_status cute_composition(cute_layout *out, const cute_layout *A,
   return CUTE_OK;
 }
 
-/* ------------------------------------------------------------------ tiler -- */
+/* ----------------------------------------------------------------- tiler -- */
 
 /* "composition(A, <T>): mode i: <inner message>" */
 static cute_status tiler_fail(cute_error *err, cute_status code,
@@ -422,6 +422,8 @@ static cute_status tiler_fail(cute_error *err, cute_status code,
   char a[CUTE_ERRMSG_SIZE / 2], t[CUTE_ERRMSG_SIZE / 2];
   char inner[CUTE_ERRMSG_SIZE];
   if (!err) return code;
+  /* reason may be err->msg itself (mode_fail passes it), which cute_fail
+   * overwrites while formatting: copy it out first. */
   snprintf(inner, sizeof inner, "%s", reason);
   cute_layout_print(A, a, sizeof a);
   cute_tiler_print(T, t, sizeof t);

@@ -119,7 +119,8 @@ cute_status cute_layout_mode(cute_layout *out, const cute_layout *L, int i,
     return cute_fail_op(err, CUTE_ERANK, "mode", L, NULL,
                         "mode %d outside [0,%d)", i, cute_layout_rank(L));
   cute_scratch_start(&r);
-  return finish(out, &r, cute_scratch_span(&r, L, &sp, err), "mode", L, NULL, err);
+  return finish(out, &r, cute_scratch_span(&r, L, &sp, err), "mode", L, NULL,
+                err);
 }
 
 cute_status cute_layout_flatten(cute_layout *out, const cute_layout *L,
@@ -142,8 +143,10 @@ cute_status cute_layout_group(cute_layout *out, const cute_layout *L, int b,
   int rank = cute_layout_rank(L);
   if (b < 0 || b > e || e > rank) return bad_range("group", L, b, e, err);
   cute_scratch_start(&r);
-  if (!(st = cute_scratch_tok(&r, '(', err)) && !(st = put_modes(&r, L, 0, b, err)) &&
-      !(st = cute_scratch_tok(&r, '(', err)) && !(st = put_modes(&r, L, b, e, err)) &&
+  if (!(st = cute_scratch_tok(&r, '(', err)) &&
+      !(st = put_modes(&r, L, 0, b, err)) &&
+      !(st = cute_scratch_tok(&r, '(', err)) &&
+      !(st = put_modes(&r, L, b, e, err)) &&
       !(st = cute_scratch_tok(&r, ')', err)) &&
       !(st = put_modes(&r, L, e, rank, err)))
     st = cute_scratch_tok(&r, ')', err);
@@ -158,7 +161,8 @@ cute_status cute_layout_take(cute_layout *out, const cute_layout *L, int b,
   if (b < 0 || b > e || e > cute_layout_rank(L))
     return bad_range("take", L, b, e, err);
   cute_scratch_start(&r);
-  if (!(st = cute_scratch_tok(&r, '(', err)) && !(st = put_modes(&r, L, b, e, err)))
+  if (!(st = cute_scratch_tok(&r, '(', err)) &&
+      !(st = put_modes(&r, L, b, e, err)))
     st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, "take", L, NULL, err);
 }
@@ -190,7 +194,8 @@ static cute_status insert(cute_layout *out, const cute_layout *L, int at,
   cute_status st;
   int rank = cute_layout_rank(L);
   cute_scratch_start(&r);
-  if (!(st = cute_scratch_tok(&r, '(', err)) && !(st = put_modes(&r, L, 0, at, err)) &&
+  if (!(st = cute_scratch_tok(&r, '(', err)) &&
+      !(st = put_modes(&r, L, 0, at, err)) &&
       !(st = put_whole(&r, x, err)) &&
       !(st = put_modes(&r, L, at + skip, rank, err)))
     st = cute_scratch_tok(&r, ')', err);
