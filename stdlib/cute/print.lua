@@ -12,10 +12,24 @@
 -- Each cell is num_digits(cosize) wide.  Beyond CuTe: a rank-1 layout is
 -- shown as one column, and a coordinate layout's cells hold tuple text
 -- ("(1,2)") with the width of the longest.
+--
+-- Limit: at most max_cells (65536) cells, in print_layout and in every
+-- picture (cute.show, cute.render, cutelua --show); a bigger layout is
+-- refused with its size before any work, as drawing it would not end.
 local core = require "cute.core"
 local tiler = require "cute.tiler"
 
 local M = {}
+
+M.max_cells = 65536
+
+--- Raises "op(L): n cells exceed the limit of 65536 ..." when n is too big.
+function M.check_cells(op, L, n)
+  if n > M.max_cells then
+    error(("%s(%s): %d cells exceed the limit of %d cells (cute.print"
+      .. ".max_cells)"):format(op, tostring(L), n, M.max_cells))
+  end
+end
 
 local Layout = core.metatables.Layout
 
@@ -45,6 +59,7 @@ function M.format_layout(L)
   local shape = L:shape()
   local rows = core.size(r == 2 and shape[1] or shape)
   local cols = r == 2 and core.size(shape[2]) or 1
+  M.check_cells("print_layout", L, rows * cols)
   local cells = {}
   for m = 0, rows - 1 do
     for n = 0, cols - 1 do

@@ -42,8 +42,10 @@ function M.extent(L, op)
       :format(op, tostring(L), r))
   end
   local shape = L:shape()
-  if r == 2 then return core.size(shape[1]), core.size(shape[2]) end
-  return core.size(shape), 1
+  local rows = core.size(r == 2 and shape[1] or shape)
+  local cols = r == 2 and core.size(shape[2]) or 1
+  require("cute.print").check_cells(op, L, rows * cols)
+  return rows, cols
 end
 
 --- A data layout (or a swizzled ComposedLayout): one cell per coordinate,
@@ -103,6 +105,9 @@ function M.tv(X, shape, opts)
     error(("show(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
       :format(tostring(X)))
   end
+  local check = require("cute.print").check_cells
+  check("show", X, core.size(X))
+  check("show", X, core.size(shape[1]) * core.size(shape[2]))
   local title = { opts.title or ("TV layout " .. tostring(X) .. " over "
     .. core.tuple_tostring(shape)) }
   if opts.data then title[2] = "data layout " .. tostring(opts.data) end
