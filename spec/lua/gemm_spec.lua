@@ -199,9 +199,20 @@ describe("cute.cuda.gemm planning", function()
       cute.layout "(8,6):(1,8)") end,
       "cute.cuda.gemm: A (8,4):(1,8), B (6,5):(1,6), C (8,6):(1,8): "
       .. "K: size<1>(A) == size<1>(B) violated")
+    local inj = "C is injective (no two coordinates share an offset): each C "
+      .. "element has one writer violated"
     assert.has_error(function() gemm.plan(A, B, cute.layout "(8,6):(1,0)") end,
-      "cute.cuda.gemm: A (8,4):(1,8), B (6,4):(1,6), C (8,6):(1,0): C has no "
-      .. "stride-0 (broadcast) mode: each C element has one writer violated")
+      "cute.cuda.gemm: A (8,4):(1,8), B (6,4):(1,6), C (8,6):(1,0): " .. inj)
+    assert.has_error(function() gemm.plan(A, B, cute.layout "(8,6):(1,1)") end,
+      "cute.cuda.gemm: A (8,4):(1,8), B (6,4):(1,6), C (8,6):(1,1): " .. inj)
+    assert.has_error(function() gemm.plan(A, B, cute.layout "(8,6):(1,7)") end,
+      "cute.cuda.gemm: A (8,4):(1,8), B (6,4):(1,6), C (8,6):(1,7): " .. inj)
+    -- interleaved but injective: (8,6):(6,1) nests after sorting; (2,2):(2,3)
+    -- does not nest but its offsets {0,2,3,5} are distinct
+    assert.truthy(gemm.injective(cute.layout "(8,6):(6,1)"))
+    assert.truthy(gemm.injective(cute.layout "(2,2):(2,3)"))
+    assert.falsy(gemm.injective(cute.layout "(64,48):(1,1)"))
+    assert.truthy(gemm.injective(cute.layout "(4,(2,3)):(-1,(4,-8))"))
     assert.has_error(function() gemm.plan(A, B, cute.layout "(8,6):(1,8)",
       { a = "i8" }) end, "cute.cuda.gemm: A has dtype i8; supported: f16 bf16 f32 f64")
     assert.has_error(function() gemm.plan(A, B, cute.layout "8:1") end)

@@ -103,6 +103,44 @@ local function check_dtype(what, t)
   end
 end
 
+local function leaves(t, out)
+  if type(t) ~= "table" then out[#out + 1] = t return out end
+  for _, v in ipairs(t) do leaves(v, out) end
+  return out
+end
+
+--- Is layout L injective (distinct coordinates, distinct offsets)?  Its
+-- leaves of size > 1 sorted by |stride| must nest, |d_i| >= |d_{i-1}| *
+-- s_{i-1} (then each offset's mixed-radix digits are unique); a stride 0
+-- is a repeat.  A layout that does not nest may still be injective
+-- ((2,2):(2,3): offsets 0 2 3 5): its offsets are then counted, up to 2^16
+-- elements; a bigger one counts as not injective.
+function M.injective(L)
+  local s, d = leaves(L:shape(), {}), leaves(L:stride(), {})
+  local ls = {}
+  for i = 1, #s do
+    if s[i] > 1 then
+      if d[i] == 0 then return false end
+      ls[#ls + 1] = { s = s[i], d = math.abs(d[i]) }
+    end
+  end
+  table.sort(ls, function(a, b) return a.d < b.d end)
+  local nests = true
+  for i = 2, #ls do
+    nests = nests and ls[i].d >= ls[i - 1].d * ls[i - 1].s
+  end
+  if nests then return true end
+  local n = core.size(L)
+  if n > 65536 then return false end
+  local seen = {}
+  for i = 0, n - 1 do
+    local o = L(i)
+    if seen[o] then return false end
+    seen[o] = true
+  end
+  return true
+end
+
 --- The extents {M, N, K [, L]} of a GEMM over layouts A, B, C, after
 -- checking the paper's preconditions (raising an error that names them).
 function M.extents(A, B, C)
@@ -127,8 +165,9 @@ function M.extents(A, B, C)
     need(e.L == sz(B, 2) and e.L == sz(C, 2),
       "L: size<2>(A) == size<2>(B) == size<2>(C)")
   end
-  need(core.size(core.filter_zeros(C)) == core.size(C),
-    "C has no stride-0 (broadcast) mode: each C element has one writer")
+  need(M.injective(C),
+    "C is injective (no two coordinates share an offset): each C element "
+    .. "has one writer")
   return e
 end
 
