@@ -350,4 +350,16 @@ describe("cute.cuda.core argument checks (no driver needed)", function()
     assert.matches("dtypes differ",
                    msg(core.check_copy, b, 0, L, core.buffer("f64", 0), 0, L), 1, true)
   end)
+
+  it("refuses a tensor offset that is not an integer", function()
+    local b = core.buffer("f32", 0)
+    for _, off in ipairs {1.5, "x", -0.5} do
+      assert.matches("cute.cuda: tensor 1:0: offset must be an integer "
+                     .. "(elements), got " .. tostring(off),
+                     msg(cuda.tensor, b, cute.layout "1:0", off), 1, true)
+    end
+    -- 0.0 is the integer 0 (then the bounds check speaks)
+    assert.matches("tensor 1:0 at offset 0 reaches [0, 0], outside",
+                   msg(cuda.tensor, b, cute.layout "1:0", 0.0), 1, true)
+  end)
 end)

@@ -106,7 +106,12 @@ cuda.Tensor = Tensor
 function cuda.tensor(buf, layout, offset)
   local L = as_layout(layout)
   local _, n, dtype = buf:info()
-  offset = offset or 0
+  local given = offset or 0
+  offset = math.tointeger(given)   -- 2.0 is 2; 1.5 is refused
+  if offset == nil then
+    error(("cute.cuda: tensor %s: offset must be an integer (elements), got "
+           .. "%s"):format(tostring(L), tostring(given)), 2)
+  end
   local lo, hi = reach(L)
   if offset + lo < 0 or offset + hi >= n then
     error(string.format("cute.cuda: tensor %s at offset %d reaches [%d, %d], "
@@ -309,7 +314,10 @@ function cuda.copy_prepare(src, dst, opts)
 end
 
 --- copy(src, dst [, opts]): the paper's COPY, dst(i) = src(i) for every i
--- (asynchronous on the default stream).  Returns the plan.
+-- (asynchronous on the default stream).  Returns the plan.  A destination
+-- whose layout is not injective (a stride-0 mode, as in Table 2's
+-- "constant" row) is written by several threads: defined only when they
+-- write the same value (src constant along those coordinates), as in CuTe.
 function cuda.copy(src, dst, opts)
   local h, plan = cuda.copy_prepare(src, dst, opts)
   h()
