@@ -2,7 +2,7 @@
 -- GPU machine), with the subset of busted the CUDA specs use: describe,
 -- it, pending, setup/teardown, before_each/after_each, and luassert's
 -- equal, same, truthy, falsy, is_nil, is_not_nil, is_true, is_false,
--- near, error_matches, has_error (with are/is/are_not/is_not spellings).
+-- near, error_matches, has_error, matches (with are/is/are_not/is_not spellings).
 --
 --   cutelua-gpu bench/gpu/minibusted.lua [--tags=gpu] spec/lua/x_spec.lua ...
 --
@@ -47,6 +47,11 @@ local checks = {
     if math.abs(e - a) > tol then fail(string.format("expected %g +- %g, got %g", e, tol, a), m) end
   end,
   has_error = function(f, m) if pcall(f) then fail("expected an error", m) end end,
+  matches = function(pat, s, init, plain, m)
+    if type(s) ~= "string" or not s:find(pat, init, plain) then
+      fail("expected " .. show(s) .. " to match " .. show(pat), m)
+    end
+  end,
   error_matches = function(f, pat, m)
     local ok, err = pcall(f)
     if ok then fail("expected an error matching " .. pat, m) end
@@ -65,6 +70,7 @@ for k, f in pairs(checks) do luassert[k] = f end
 luassert.are, luassert.is = luassert, luassert
 luassert.are_not, luassert.is_not = negated, negated
 for k, f in pairs(negated) do luassert["not_" .. k] = f end
+package.preload.luassert = function() return luassert end  -- helpers.err
 
 -- ------------------------------------------------------------------ blocks --
 local scopes = {{name = nil, before = {}, after = {}, teardown = {}}}

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# bench/gpu/run.sh -- the CUDA bridge on a GPU machine, in one call: every
-# #gpu check (spec/lua/cuda_*_spec.lua through bench/gpu/minibusted.lua, as
-# the machine has no busted), then bench/gpu/bench.lua's table.
+# bench/gpu/run.sh -- everything GPU in one call: every #gpu check
+# (spec/lua/cuda_*_spec.lua, gemm_spec.lua, gemm_tiled_spec.lua through
+# bench/gpu/minibusted.lua, as the machine has no busted), then
+# bench/gpu/bench.lua's copy table and bench/gpu/gemm.lua's GEMM table
+# (GEMM_SIZES, default "4096 8192"); both tables are printed again at the
+# end.
 #
 #   bench/gpu/run.sh [build-dir]      (default: $BUILD_DIR or build)
 #
@@ -9,7 +12,7 @@
 # driver and NVRTC (CUDA_HOME or /usr/local/cuda), not Lua: the runner is
 # build/vm/cutelua when it preloads cute.cuda.core, else the build's
 # bench/gpu/cutelua-gpu (cuda/CMakeLists.txt), both with Lua linked in.
-# Logs go to $OUT (if set) as specs.log and bench.log.
+# Logs go to $OUT (if set) as specs.log, bench.log and gemm.log.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-${BUILD_DIR:-build}}
@@ -32,10 +35,17 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,
   --format=csv 2>/dev/null || echo "(nvidia-smi unavailable)"
 echo "== #gpu checks with $runner =="
 "$runner" bench/gpu/minibusted.lua spec/lua/cuda_compile_spec.lua \
-  spec/lua/cuda_gpu_spec.lua 2>&1 | tee "$out/specs.log"
+  spec/lua/cuda_gpu_spec.lua spec/lua/gemm_spec.lua \
+  spec/lua/gemm_tiled_spec.lua 2>&1 | tee "$out/specs.log"
 specs=${PIPESTATUS[0]}
-echo "== bench =="
+echo "== copy bench =="
 "$runner" bench/gpu/bench.lua 2>&1 | tee "$out/bench.log"
 bench=${PIPESTATUS[0]}
+echo "== GEMM bench =="
+# shellcheck disable=SC2086  # GEMM_SIZES is a list of sizes
+"$runner" bench/gpu/gemm.lua ${GEMM_SIZES:-4096 8192} 2>&1 | tee "$out/gemm.log"
+gemm=${PIPESTATUS[0]}
+echo "== summary =="
+cat "$out/bench.log" "$out/gemm.log"
 echo "specs: $(tail -n 1 "$out/specs.log" | grep -o '^[0-9].*pending' || echo FAILED)"
-[ "$specs" -eq 0 ] && [ "$bench" -eq 0 ]
+[ "$specs" -eq 0 ] && [ "$bench" -eq 0 ] && [ "$gemm" -eq 0 ]
