@@ -416,3 +416,56 @@ Copy_Atom
     end
   end)
 end)
+
+describe("a thread slice", function()
+  -- The error of f() raised at the spec's own line `line` (f must not
+  -- end in a tail call, which would drop the frame holding that line).
+  local function err_at(f, line)
+    local ok, msg = pcall(f)
+    assert.is_false(ok)
+    assert.matches("atom_spec%.lua:" .. line .. ": ", msg)
+    return msg
+  end
+
+  it("takes integer thread indices 0 <= t < size (2.0 is 2)", function()
+    local mma = atom.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", L "(2,2,1)")
+    local tc = atom.make_tiled_copy(
+      atom.copy_atom("UniversalCopy<uint128_t>", "f16"),
+      cute.layout_right { 32, 8 }, L "(1,8)")
+    assert.equal(128, mma:size())
+    assert.equal(256, tc:size())
+    assert.equal(127, mma:get_slice(127).thr_idx)
+    assert.equal(2, mma:get_thread_slice(2.0).thr_idx)
+    assert.equal(math.type(2), math.type(tc:get_slice(2.0).thr_idx))
+    assert.equal(255, tc:get_slice(255).thr_idx)
+  end)
+
+  it("refuses other indices at the caller's line", function()
+    local mma = atom.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", L "(2,2,1)")
+    local tc = atom.make_tiled_copy(
+      atom.copy_atom("UniversalCopy<uint128_t>", "f16"),
+      cute.layout_right { 32, 8 }, L "(1,8)")
+    local line = debug.getinfo(1, "l").currentline
+    local m = err_at(function() local _ = mma:get_slice(1000) end, line + 1)
+    assert.matches("TiledMMA:get_slice(1000): thread index out of range, "
+      .. "need 0 <= t < 128", m, nil, true)
+    line = debug.getinfo(1, "l").currentline
+    m = err_at(function() local _ = mma:get_slice(128) end, line + 1)
+    assert.matches("0 <= t < 128", m, nil, true)
+    line = debug.getinfo(1, "l").currentline
+    m = err_at(function() local _ = tc:get_slice(-1) end, line + 1)
+    assert.matches("TiledCopy:get_slice(-1): thread index out of range, "
+      .. "need 0 <= t < 256", m, nil, true)
+    line = debug.getinfo(1, "l").currentline
+    m = err_at(function() local _ = tc:get_thread_slice(1.5) end, line + 1)
+    assert.matches("TiledCopy:get_slice(1.5): thread index must be an "
+      .. "integer, got 1.5", m, nil, true)
+    line = debug.getinfo(1, "l").currentline
+    m = err_at(function() local _ = mma:get_slice("x") end, line + 1)
+    assert.matches("thread index must be an integer, got string", m, nil,
+      true)
+    line = debug.getinfo(1, "l").currentline
+    m = err_at(function() local _ = mma:get_slice() end, line + 1)
+    assert.matches("got nil", m, nil, true)
+  end)
+end)

@@ -48,6 +48,21 @@ local function compose0(L, B)
   return concat(table.unpack(m))
 end
 
+-- Thread index t of a tiled MMA or copy of n threads, checked: an integer
+-- (2.0 is 2) with 0 <= t < n; otherwise an argument error naming the call.
+local function thread_index(op, t, n)
+  local i = type(t) == "number" and math.tointeger(t) or nil
+  if i == nil then
+    error(("%s(%s): thread index must be an integer, got %s"):format(op,
+      tostring(t), type(t) == "number" and tostring(t) or type(t)))
+  end
+  if i < 0 or i >= n then
+    error(("%s(%s): thread index out of range, need 0 <= t < %d (the "
+      .. "number of threads)"):format(op, tostring(t), n))
+  end
+  return i
+end
+
 ------------------------------------------------------------------- atoms --
 
 local MMA_Atom = { __name = "cute.MMA_Atom" }
@@ -199,9 +214,11 @@ function TiledMMA:thrfrg_B(L) return thrfrg(self, L, 1, 2, self.atom.B) end
 --- Thread `t`'s slice; its partition_A/B/C(L) give (V,M,K) / (V,N,K) /
 -- (V,M,N) layouts and their offsets.
 function TiledMMA:get_slice(t)
+  t = thread_index("TiledMMA:get_slice", t, self:size())
   return setmetatable({ tiled = self, thr_idx = t,
     thr_vmnk = tv.thr_coord(self.thr_layout_vmnk, t) }, ThrMMA)
 end
+TiledMMA.get_slice = tiler.public(nil, TiledMMA.get_slice)
 TiledMMA.get_thread_slice = TiledMMA.get_slice
 
 -- T = ((ThrV,(ThrI,ThrJ)),(FrgV,(Rest...))) sliced at thread (v,(i,j)):
@@ -368,8 +385,10 @@ function TiledCopy:get_layoutS_TV() return copy_layout_tv(self, self.atom.src) e
 function TiledCopy:get_layoutD_TV() return copy_layout_tv(self, self.atom.dst) end
 
 function TiledCopy:get_slice(t)
+  t = thread_index("TiledCopy:get_slice", t, self:size())
   return setmetatable({ tiled = self, thr_idx = t }, ThrCopy)
 end
+TiledCopy.get_slice = tiler.public(nil, TiledCopy.get_slice)
 TiledCopy.get_thread_slice = TiledCopy.get_slice
 
 function TiledCopy:size()
