@@ -185,6 +185,44 @@ local function choose_swizzle(name, cp, lanes, lrest, rows, BK, threads)
   fail("no Sw<B,3,S> makes operand %s conflict-free (%s)", name, table.concat(tried, ", "))
 end
 
+-- A swizzle set by the script must keep each 16-byte chunk whole: cp.async
+-- writes and ldmatrix reads 16 contiguous bytes, so Sw<B,M,S> may not touch
+-- the low log2(16 / bytes) bits of an element offset (M >= that; B = 0
+-- changes nothing).
+local function check_swizzle(sw, bytes)
+  local b, m = sw:params()
+  local low = 0
+  while (1 << low) * bytes < 16 do low = low + 1 end
+  if b > 0 and m < low then
+    fail("swizzle %s permutes elements inside the 16-byte chunks that "
+      .. "cp.async and ldmatrix move whole: need M >= %d for %d-byte "
+      .. "elements (e.g. Sw<%d,%d,%d>)", tostring(sw), low, bytes, b, low,
+      math.max(b, low))
+  end
+end
+
+-- Shared memory a block may use: the device's opt-in maximum when a device
+-- answers, else sm_90's 227 KB; returns the bytes and where they come from.
+local function smem_limit()
+  local ok, core = pcall(require, "cute.cuda.core")
+  local dev_ok, d = false, nil
+  if ok then dev_ok, d = pcall(core.device) end
+  if dev_ok and d.max_smem_optin > 0 then
+    return d.max_smem_optin, ("the opt-in maximum of %s"):format(d.name)
+  end
+  return 227 * 1024, "227 KB, sm_90's opt-in maximum (no device to ask)"
+end
+
+local function check_smem(S, BM, BN, BK, bytes)
+  local per_stage = (BM + BN) * BK * bytes
+  local limit, source = smem_limit()
+  if S * per_stage > limit then
+    fail("%d stages x %d bytes of shared memory per stage = %d bytes exceed "
+      .. "%d bytes, %s", S, per_stage, S * per_stage, limit, source)
+  end
+  return S * per_stage
+end
+
 -------------------------------------------------------------------- kernel --
 
 -- PTX of the atoms used (the catalog's mma.sync, ldmatrix and cp.async).
@@ -345,6 +383,8 @@ function G.build(cfg, LA, LB, LC, dtypes)
     fail("%d threads do not divide the %dx%d and %dx%d tiles in 16-byte vectors",
       threads, BM, BK, BN, BK)
   end
+  if c.swizzle then check_swizzle(c.swizzle, 2) end
+  local smem = check_smem(S, BM, BN, BK, 2)
 
   -- CTA tiles of A, B, C: (tile, tile coordinates)
   local GA = cute.zipped_divide(LA, { BM, BK })
@@ -380,7 +420,6 @@ function G.build(cfg, LA, LB, LC, dtypes)
     end
   end
 
-  local smem = S * (BM + BN) * BK * 2
   local batch = cute.rank(LA) == 3 and ", blockIdx.y" or ""
   local subst = {
     THREADS = threads, WARPS_M = WM .. "u", GROUP = c.group .. "u",

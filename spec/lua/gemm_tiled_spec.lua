@@ -118,6 +118,42 @@ describe("gemm_tiled layouts", function()
     assert.has_error(function() G.build({}, cute.layout "(128,64):(68,1)", B, C) end,
       "gemm_tiled: stride 68 of (128,64):(68,1) breaks the 16-byte alignment of the copies")
   end)
+
+  it("refuses a set swizzle that splits the 16-byte chunks", function()
+    local A, B, C = cute.layout "(128,64):(64,1)", cute.layout "(256,64):(64,1)",
+      cute.layout "(128,256):(256,1)"
+    for _, bad in ipairs { { 3, 0, 3 }, { 3, 2, 3 }, { 2, 1, 4 } } do
+      local sw = cute.swizzle(table.unpack(bad))
+      assert.has_error(function() G.build({ swizzle = sw }, A, B, C) end,
+        ("gemm_tiled: swizzle %s permutes elements inside the 16-byte chunks "
+        .. "that cp.async and ldmatrix move whole: need M >= 3 for 2-byte "
+        .. "elements (e.g. Sw<%d,3,%d>)"):format(tostring(sw), bad[1],
+        math.max(bad[1], 3)))
+    end
+    for _, good in ipairs { { 3, 3, 3 }, { 2, 3, 3 }, { 0, 0, 3 }, { 2, 4, 2 } } do
+      local p = G.build({ swizzle = cute.swizzle(table.unpack(good)) }, A, B, C)
+      assert.equal(tostring(cute.swizzle(table.unpack(good))), p.info.swizzle_A)
+    end
+  end)
+
+  it("refuses more shared memory than a block may have, saying whose limit",
+    function()
+      local A, B, C = cute.layout "(128,64):(64,1)", cute.layout "(256,64):(64,1)",
+        cute.layout "(128,256):(256,1)"
+      -- 4 stages of (128 + 256) x 64 bf16 = 196608 bytes fit under 227 KB
+      assert.equal(196608, G.build({ stages = 4 }, A, B, C).smem)
+      local ok, msg = pcall(G.build, { stages = 5 }, A, B, C)
+      assert.is_false(ok)
+      assert.matches("gemm_tiled: 5 stages x 49152 bytes of shared memory per "
+        .. "stage = 245760 bytes exceed ", msg, nil, true)
+      local cok, core = pcall(require, "cute.cuda.core")
+      if not (cok and pcall(core.device)) then
+        assert.matches("exceed 232448 bytes, 227 KB, sm_90's opt-in maximum "
+          .. "(no device to ask)", msg, nil, true)
+      else
+        assert.matches("the opt-in maximum of ", msg, nil, true)
+      end
+    end)
 end)
 
 describe("gemm_tiled compiles to PTX without local memory", function()
