@@ -139,13 +139,15 @@ static int l_stats(lua_State *L)
 {
   cute_cuda_stats s;
   cute_cuda_stats_get(&s);
-  lua_createtable(L, 0, 6);
+  lua_createtable(L, 0, 9);
   setint(L, "nvrtc_calls", s.nvrtc_calls);
   setint(L, "memory_hits", s.memory_hits);
   setint(L, "disk_hits", s.disk_hits);
   setint(L, "disk_writes", s.disk_writes);
   setint(L, "memory_only", s.memory_only);
   setint(L, "launches", s.launches);
+  setint(L, "disk_errors", s.disk_errors);
+  if (s.disk_errors > 0) setstr(L, "disk_error", s.disk_error);
   lua_pushnumber(L, s.nvrtc_ms);
   lua_setfield(L, -2, "nvrtc_ms");
   return 1;

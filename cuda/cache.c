@@ -156,6 +156,17 @@ static int write_atomic(const char *path, const void *a, size_t na,
   return -1;
 }
 
+/* A disk-cache write at `path` failed (errno set): counted, and the first
+ * reason kept, so that a cache reported as "disk" but unwritable (a
+ * CUTELUA_CACHE_DIR that is a file, or read-only) does not go unnoticed. */
+static void disk_failed(const char *path)
+{
+  const char *why = strerror(errno);
+  if (cucu_stats.disk_errors++ == 0)
+    snprintf(cucu_stats.disk_error, sizeof cucu_stats.disk_error,
+             "cannot write the kernel cache at %s: %s", path, why);
+}
+
 static void entry_path(char *out, size_t cap, const char *key, const char *ext)
 {
   snprintf(out, cap, "%s/kernels/%.2s/%s%s", C.dir, key, key, ext);
@@ -236,9 +247,15 @@ static void disk_put(const cute_cuda_binary *b, const char *source)
   cute_cuda_text h = {0};
   int i;
   snprintf(path, sizeof path, "%s/kernels/%.2s", C.dir, b->key);
-  if (mkdirs(path) != 0) return;  /* a cache that cannot be written is off */
+  if (mkdirs(path) != 0) {
+    disk_failed(path);
+    return;
+  }
   entry_path(path, sizeof path, b->key, ".cu");
-  write_atomic(path, source, strlen(source), NULL, 0);
+  if (write_atomic(path, source, strlen(source), NULL, 0) != 0) {
+    disk_failed(path);
+    return;
+  }
   entry_path(path, sizeof path, b->key, ".log");
   write_atomic(path, b->log, strlen(b->log), NULL, 0);
   cute_cuda_text_printf(&h, "cutelua-kernel 1\nkind %s\narch %s\nnames %d\n",
@@ -249,6 +266,8 @@ static void disk_put(const cute_cuda_binary *b, const char *source)
   entry_path(path, sizeof path, b->key, ".bin");
   if (!h.oom && write_atomic(path, h.s, h.len, b->image, b->size) == 0)
     cucu_stats.disk_writes++;
+  else if (!h.oom)
+    disk_failed(path);
   cute_cuda_text_free(&h);
 }
 
@@ -326,7 +345,11 @@ void cucu_cache_memo_put(const char *identity, const char *version)
   ensure_configured();
   if (C.mode != CUTE_CUDA_CACHE_DISK) return;
   snprintf(path, sizeof path, "%s/nvrtc", C.dir);
-  if (mkdirs(path) != 0) return;
+  if (mkdirs(path) != 0) {
+    disk_failed(path);
+    return;
+  }
   memo_path(path, sizeof path, identity);
-  write_atomic(path, version, strlen(version), NULL, 0);
+  if (write_atomic(path, version, strlen(version), NULL, 0) != 0)
+    disk_failed(path);
 }

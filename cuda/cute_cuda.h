@@ -204,6 +204,9 @@ typedef struct cute_cuda_stats {
                             not found, see cute_cuda_cache_configure) */
   double nvrtc_ms;       /* total time inside NVRTC            */
   long launches;
+  long disk_errors;      /* disk-cache writes that failed (the entry
+                            stays in memory only)              */
+  char disk_error[256];  /* the first such failure: path, reason */
 } cute_cuda_stats;
 
 void cute_cuda_stats_get(cute_cuda_stats *s);

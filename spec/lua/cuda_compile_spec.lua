@@ -186,6 +186,57 @@ extern "C" __global__ void scale(X_t x, Y_t y, float a, const int n,
     assert.equal(2, cuda.stats().nvrtc_calls)
   end)
 
+  it("counts failed disk writes and warns once when the cache dir is a file", function()
+    local file = os.tmpname()           -- a regular file, not a directory
+    made[#made + 1] = file
+    cuda.cache("disk", file)
+    cuda.forget_memory()
+    cuda.stats_reset()
+    -- cute.cuda calls the global warn (the real _G, not the spec's env)
+    local warned, real_warn = {}, _G.warn
+    _G.warn = function(...) warned[#warned + 1] = table.concat({...}) end
+    local ok, err = pcall(function()
+      assert.equal("nvrtc", cuda.kernel(spec).binary.from_cache)
+      cuda.kernel {name = "other", arch = "compute_90",
+                   source = 'extern "C" __global__ void other() {}'}
+    end)
+    _G.warn = real_warn
+    assert(ok, err)
+    assert.equal("disk", (cuda.cache()))    -- the mode asked for...
+    local s = cuda.stats()
+    assert.equal(0, s.disk_writes)          -- ...but nothing reached it
+    assert.equal(2, s.disk_errors)
+    assert.equal("cannot write the kernel cache at " .. file .. "/kernels/"
+      .. cuda.kernel(spec).binary.key:sub(1, 2) .. ": Not a directory",
+      s.disk_error)
+    assert.equal(1, #warned)
+    assert.matches("cute.cuda: " .. s.disk_error .. " (kernels are cached in "
+      .. "memory only", warned[1], 1, true)
+    fresh_cache()
+  end)
+
+  it("reports the same for CUTELUA_CACHE_DIR set to a file (a new process)", function()
+    local lua = io.popen("command -v lua5.4"):read("l")
+    if not lua then
+      pending("no lua5.4 on PATH to start a process with CUTELUA_CACHE_DIR")
+      return
+    end
+    local file = os.tmpname()
+    made[#made + 1] = file
+    local script = [[local cuda = require "cute.cuda"
+      cuda.kernel {name = "k", arch = "compute_90",
+                   source = 'extern "C" __global__ void k() {}'}
+      local s = cuda.stats()
+      print(cuda.cache(), s.disk_writes, s.disk_errors)]]
+    local p = io.popen(("CUTELUA_CACHE_DIR='%s' '%s' -W -e '%s' 2>&1")
+      :format(file, lua, (script:gsub("'", "'\\''"))))
+    local out = p:read("a")
+    p:close()
+    assert.matches("Lua warning: cute.cuda: cannot write the kernel cache at "
+      .. file .. "/", out, 1, true)
+    assert.matches("\ndisk\t0\t[1-9]%d*\n$", out)   -- mode, writes, errors
+  end)
+
   it("compiles the script-written transpose with a swizzle the script chooses", function()
     for _, swz in ipairs {cute.swizzle(5, 0, 5), cute.swizzle(0, 0, 0)} do
       local k = cuda.kernel(transpose_kernel.kernel_spec(

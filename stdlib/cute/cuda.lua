@@ -45,6 +45,23 @@ local cuda = {
   compare = core.compare,         -- compare(got, ref [, rtol, atol])
 }
 
+-- core.compile, warning once (Lua's warn) when the disk cache could not
+-- be written: cache() still says "disk" but kernels stay in memory only;
+-- stats().disk_errors counts such failures, disk_error gives the first.
+local disk_warned = false
+local function compile(...)
+  local bin = core.compile(...)
+  if not disk_warned and bin.from_cache == "nvrtc" then
+    local s = core.stats()
+    if s.disk_errors > 0 then
+      disk_warned = true
+      warn("cute.cuda: ", s.disk_error, " (kernels are cached in memory "
+        .. "only; set CUTELUA_CACHE_DIR to a writable directory)")
+    end
+  end
+  return bin
+end
+
 local esize = {f16 = 2, bf16 = 2, f32 = 4, f64 = 8, i8 = 1, i16 = 2,
                i32 = 4, i64 = 8, u8 = 1, u16 = 2, u32 = 4, u64 = 8}
 
@@ -214,7 +231,7 @@ function cuda.kernel(spec)
   parts[#parts + 1] = spec.source
   local source = table.concat(parts, "\n")
   local names = spec.names or {spec.name}
-  local bin = core.compile(source, names, spec.arch, spec.options)
+  local bin = compile(source, names, spec.arch, spec.options)
   -- params: kinds by kernel name, or one list when there is one kernel.
   local given, params = spec.params or {}, {}
   for i, n in ipairs(names) do
@@ -291,7 +308,7 @@ local function copy_entry(src, dst, opts)
   if not e then
     local plan = core.copy_plan(src.layout, src.offset, dst.layout, dst.offset,
                                 src.dtype, opts)
-    e = {plan = plan, binary = core.compile(plan.source, {"cute_copy"})}
+    e = {plan = plan, binary = compile(plan.source, {"cute_copy"})}
     if key then copies[key] = e end
   end
   return e
