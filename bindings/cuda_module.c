@@ -2,8 +2,7 @@
  * cuda_module.c -- `cute.cuda.core`, the C half of the Lua module
  * `cute.cuda` (stdlib/cute/cuda.lua is the other half).
  *
- * Userdata:
- *   cute.cuda.Buffer   device memory of n elements of a dtype (freed by GC)
+ * Userdata (cute.cuda.Buffer, device memory, lives in cuda_buffer.c):
  *   cute.cuda.Binary   a compiled program (PTX or cubin) and its metadata
  *   cute.cuda.Launch   a prepared launch: function, grid, block, shared
  *                      memory, stream, argument slots; calling it launches
@@ -18,31 +17,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cute_cuda.h"
+#include "cuda_lua.h"
 #include "lua_internal.h"
 
-#define BUFFER "cute.cuda.Buffer"
-#define BINARY "cute.cuda.Binary"
-#define LAUNCH "cute.cuda.Launch"
-#define EVENT "cute.cuda.Event"
-#define STREAM "cute.cuda.Stream"
+#define BINARY CUDA_LUA_BINARY
+#define LAUNCH CUDA_LUA_LAUNCH
+#define EVENT CUDA_LUA_EVENT
+#define STREAM CUDA_LUA_STREAM
 
-static int raise(lua_State *L, cute_cuda_error *err)
+int cuda_lua_raise(lua_State *L, cute_cuda_error *err)
 {
   lua_pushstring(L, err->msg ? err->msg : "cute.cuda: error");
   cute_cuda_error_clear(err);
   return lua_error(L);
 }
 
-/* TRY(L, f(..., ERR)): on failure raise f's message. */
-#define TRY(L, call)                                              \
-  do {                                                            \
-    cute_cuda_error e_ = {0};                                     \
-    if ((call) != CUTE_CUDA_OK) return raise(L, &e_);             \
-  } while (0)
-#define ERR (&e_)
-
-static cute_cuda_dtype check_dtype(lua_State *L, int arg)
+cute_cuda_dtype cuda_lua_check_dtype(lua_State *L, int arg)
 {
   cute_cuda_dtype t;
   const char *name = luaL_checkstring(L, arg);
@@ -52,13 +42,12 @@ static cute_cuda_dtype check_dtype(lua_State *L, int arg)
   return t;
 }
 
-/* The driver handle (CUstream, CUevent) inside a userdata of class mt. */
-static void *handle(lua_State *L, int i, const char *mt)
+void *cuda_lua_handle(lua_State *L, int i, const char *mt)
 {
   return *(void **)luaL_checkudata(L, i, mt);
 }
 
-static void setint(lua_State *L, const char *k, lua_Integer v)
+void cuda_lua_setint(lua_State *L, const char *k, lua_Integer v)
 {
   lua_pushinteger(L, v);
   lua_setfield(L, -2, k);
@@ -88,14 +77,14 @@ static int l_device(lua_State *L)
   lua_createtable(L, 0, 10);
   setstr(L, "name", d.name);
   setstr(L, "arch", d.arch);
-  setint(L, "cc_major", d.cc_major);
-  setint(L, "cc_minor", d.cc_minor);
-  setint(L, "sm_count", d.sm_count);
-  setint(L, "max_threads_per_block", d.max_threads_per_block);
-  setint(L, "max_smem_optin", d.max_smem_optin);
-  setint(L, "l2_bytes", d.l2_bytes);
-  setint(L, "driver_version", d.driver_version);
-  setint(L, "total_mem", (lua_Integer)d.total_mem);
+  cuda_lua_setint(L, "cc_major", d.cc_major);
+  cuda_lua_setint(L, "cc_minor", d.cc_minor);
+  cuda_lua_setint(L, "sm_count", d.sm_count);
+  cuda_lua_setint(L, "max_threads_per_block", d.max_threads_per_block);
+  cuda_lua_setint(L, "max_smem_optin", d.max_smem_optin);
+  cuda_lua_setint(L, "l2_bytes", d.l2_bytes);
+  cuda_lua_setint(L, "driver_version", d.driver_version);
+  cuda_lua_setint(L, "total_mem", (lua_Integer)d.total_mem);
   return 1;
 }
 
@@ -140,13 +129,13 @@ static int l_stats(lua_State *L)
   cute_cuda_stats s;
   cute_cuda_stats_get(&s);
   lua_createtable(L, 0, 9);
-  setint(L, "nvrtc_calls", s.nvrtc_calls);
-  setint(L, "memory_hits", s.memory_hits);
-  setint(L, "disk_hits", s.disk_hits);
-  setint(L, "disk_writes", s.disk_writes);
-  setint(L, "memory_only", s.memory_only);
-  setint(L, "launches", s.launches);
-  setint(L, "disk_errors", s.disk_errors);
+  cuda_lua_setint(L, "nvrtc_calls", s.nvrtc_calls);
+  cuda_lua_setint(L, "memory_hits", s.memory_hits);
+  cuda_lua_setint(L, "disk_hits", s.disk_hits);
+  cuda_lua_setint(L, "disk_writes", s.disk_writes);
+  cuda_lua_setint(L, "memory_only", s.memory_only);
+  cuda_lua_setint(L, "launches", s.launches);
+  cuda_lua_setint(L, "disk_errors", s.disk_errors);
   if (s.disk_errors > 0) setstr(L, "disk_error", s.disk_error);
   lua_pushnumber(L, s.nvrtc_ms);
   lua_setfield(L, -2, "nvrtc_ms");
@@ -173,7 +162,7 @@ static int push_text(lua_State *L, cute_cuda_text *t, cute_cuda_status s,
 {
   if (s != CUTE_CUDA_OK) {
     cute_cuda_text_free(t);
-    return raise(L, err);
+    return cuda_lua_raise(L, err);
   }
   lua_pushlstring(L, t->s ? t->s : "", t->len);
   cute_cuda_text_free(t);
@@ -192,277 +181,14 @@ static int l_emit(lua_State *L)
   if (!lay && !comp) return luaL_typeerror(L, 2, "Layout or ComposedLayout");
   if (!lua_isnoneornil(L, 3)) {
     if (!lay) return luaL_argerror(L, 2, "a tensor needs a plain Layout");
-    s = cute_cuda_emit_tensor(&t, name, check_dtype(L, 3), lay, &err);
+    s = cute_cuda_emit_tensor(&t, name, cuda_lua_check_dtype(L, 3), lay,
+                              &err);
   } else if (lay) {
     s = cute_cuda_emit_layout(&t, name, lay, &err);
   } else {
     s = cute_cuda_emit_composed(&t, name, comp, &err);
   }
   return push_text(L, &t, s, &err);
-}
-
-/* --------------------------------------------------------------- buffers -- */
-/* A buffer of 0 elements holds no device memory (ptr 0), so it exists
- * without a driver; `live` is what tells a freed buffer apart. */
-typedef struct lbuffer {
-  cute_cuda_ptr ptr;
-  size_t n;
-  cute_cuda_dtype dtype;
-  int live;
-} lbuffer;
-
-static lbuffer *check_buffer(lua_State *L, int i)
-{
-  lbuffer *b = luaL_checkudata(L, i, BUFFER);
-  if (!b->live) luaL_argerror(L, i, "buffer was freed");
-  return b;
-}
-
-static size_t esize(const lbuffer *b)
-{
-  return (size_t)cute_cuda_dtype_size(b->dtype);
-}
-
-/* buffer(dtype, n) -> Buffer of n elements (contents undefined).
- * @post n * element size fits a lua_Integer, so every byte offset inside the
- * buffer does too (the checks below rely on it). */
-static int l_buffer(lua_State *L)
-{
-  cute_cuda_dtype t = check_dtype(L, 1);
-  lua_Integer n = luaL_checkinteger(L, 2);
-  lua_Integer es = cute_cuda_dtype_size(t);
-  lbuffer *b;
-  luaL_argcheck(L, n >= 0, 2, "negative size");
-  if (n > LUA_MAXINTEGER / es)
-    return luaL_argerror(L, 2, lua_pushfstring(L, "%I %s elements overflow "
-                         "the byte size", n, cute_cuda_dtype_name(t)));
-  b = lua_newuserdatauv(L, sizeof *b, 0);
-  b->ptr = 0;
-  b->n = (size_t)n;
-  b->dtype = t;
-  b->live = 0;
-  if (n > 0) TRY(L, cute_cuda_alloc(&b->ptr, b->n * (size_t)es, ERR));
-  b->live = 1;
-  luaL_setmetatable(L, BUFFER);
-  return 1;
-}
-
-static int buffer_free(lua_State *L)
-{
-  lbuffer *b = luaL_checkudata(L, 1, BUFFER);
-  if (b->ptr) cute_cuda_free(b->ptr);
-  b->ptr = 0;
-  b->live = 0;
-  return 0;
-}
-
-static int buffer_info(lua_State *L)
-{
-  lbuffer *b = check_buffer(L, 1);
-  lua_pushinteger(L, (lua_Integer)b->ptr);
-  lua_pushinteger(L, (lua_Integer)b->n);
-  lua_pushstring(L, cute_cuda_dtype_name(b->dtype));
-  return 3;
-}
-
-static int buffer_len(lua_State *L)
-{
-  lua_pushinteger(L, (lua_Integer)check_buffer(L, 1)->n);
-  return 1;
-}
-
-/* Is [first, first + count) inside [0, n)?  Without computing first +
- * count, which may overflow. */
-static int inside(lua_Integer first, lua_Integer count, size_t n)
-{
-  return first >= 0 && count >= 0 && (size_t)first <= n &&
-         (size_t)count <= n - (size_t)first;
-}
-
-/* The element range [first, first + count) of a buffer, checked. */
-static size_t range(lua_State *L, lbuffer *b, int arg, size_t count)
-{
-  lua_Integer first = luaL_optinteger(L, arg, 0);
-  if (!inside(first, (lua_Integer)count, b->n))
-    luaL_argerror(L, arg, lua_pushfstring(L, "elements [%I, %I + %I) outside "
-                  "the buffer of %I elements", first, first,
-                  (lua_Integer)count, (lua_Integer)b->n));
-  return (size_t)first;
-}
-
-/* upload({values...} [, first]) */
-static int buffer_upload(lua_State *L)
-{
-  lbuffer *b = check_buffer(L, 1);
-  size_t es = esize(b), n, first, i;
-  char *h;
-  luaL_checktype(L, 2, LUA_TTABLE);
-  n = (size_t)luaL_len(L, 2);
-  first = range(L, b, 3, n);
-  h = lua_newuserdatauv(L, n * es + 1, 0);
-  for (i = 0; i < n; i++) {
-    lua_rawgeti(L, 2, (lua_Integer)i + 1);
-    if (lua_isinteger(L, -1))   /* exact for 64-bit integer types */
-      cute_cuda_host_set_int(h, b->dtype, i, (int64_t)lua_tointeger(L, -1));
-    else
-      cute_cuda_host_set(h, b->dtype, i, luaL_checknumber(L, -1));
-    lua_pop(L, 1);
-  }
-  if (n > 0) TRY(L, cute_cuda_upload(b->ptr + first * es, h, n * es, ERR));
-  lua_settop(L, 1);
-  return 1;
-}
-
-/* download([first [, count]]) -> {values...}; integer types as integers. */
-static int buffer_download(lua_State *L)
-{
-  lbuffer *b = check_buffer(L, 1);
-  size_t es = esize(b), first, count, i;
-  lua_Integer c = luaL_optinteger(L, 3, -1);
-  int fl = cute_cuda_dtype_is_float(b->dtype);
-  char *h;
-  first = range(L, b, 2, 0);
-  count = c < 0 ? b->n - first : (size_t)c;
-  range(L, b, 2, count);
-  h = lua_newuserdatauv(L, count * es + 1, 0);
-  if (count > 0)
-    TRY(L, cute_cuda_download(h, b->ptr + first * es, count * es, ERR));
-  lua_createtable(L, (int)count, 0);
-  for (i = 0; i < count; i++) {
-    if (fl) lua_pushnumber(L, cute_cuda_host_get(h, b->dtype, i));
-    else
-      lua_pushinteger(L, (lua_Integer)cute_cuda_host_get_int(h, b->dtype, i));
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
-  }
-  return 1;
-}
-
-/* random(seed [, lo, hi]): floats in [lo, hi) (default [-1, 1)), integers
- * in [lo, hi] (default [0, 100]). */
-static int buffer_random(lua_State *L)
-{
-  lbuffer *b = check_buffer(L, 1);
-  int fl = cute_cuda_dtype_is_float(b->dtype);
-  uint64_t seed = (uint64_t)luaL_checkinteger(L, 2);
-  double lo = luaL_optnumber(L, 3, fl ? -1 : 0);
-  double hi = luaL_optnumber(L, 4, fl ? 1 : 100);
-  if (b->n > 0)
-    TRY(L, cute_cuda_fill_random(b->ptr, b->dtype, b->n, seed, lo, hi, ERR));
-  lua_settop(L, 1);
-  return 1;
-}
-
-static int buffer_iota(lua_State *L)
-{
-  lbuffer *b = check_buffer(L, 1);
-  double start = luaL_optnumber(L, 2, 0), step = luaL_optnumber(L, 3, 1);
-  if (b->n > 0)
-    TRY(L, cute_cuda_fill_iota(b->ptr, b->dtype, b->n, start, step, ERR));
-  lua_settop(L, 1);
-  return 1;
-}
-
-/* compare(got, ref [, rtol, atol]) -> {bad, first_bad, max_abs, rel_norm} */
-static int l_compare(lua_State *L)
-{
-  lbuffer *g = check_buffer(L, 1), *r = check_buffer(L, 2);
-  double rtol = luaL_optnumber(L, 3, 0), atol = luaL_optnumber(L, 4, 0);
-  cute_cuda_compare_result res;
-  luaL_argcheck(L, g->n == r->n && g->dtype == r->dtype, 2,
-                "buffers differ in size or dtype");
-  memset(&res, 0, sizeof res);
-  res.first_bad = -1;
-  if (g->n > 0)
-    TRY(L, cute_cuda_compare(g->ptr, r->ptr, g->dtype, g->n, rtol, atol, &res,
-                             ERR));
-  lua_createtable(L, 0, 4);
-  setint(L, "bad", res.bad);
-  setint(L, "first_bad", res.first_bad);
-  lua_pushnumber(L, res.max_abs);
-  lua_setfield(L, -2, "max_abs");
-  lua_pushnumber(L, res.rel_norm);
-  lua_setfield(L, -2, "rel_norm");
-  return 1;
-}
-
-/* The device address of a tensor {buffer b at element `off`} o L, after
- * checking that every offset L reaches lies inside b.  All sums are checked:
- * `off` and the strides are the script's values.
- * @post the result plus es * L(c) is inside b for every coordinate c.
- *   ex: a 16-element buffer, off 8, (2,4):(1,2) reaches [8, 15]: fine;
- *       off 9 reaches [9, 16]: "reaches [9, 16], outside the buffer of 16
- *       elements". */
-static cute_cuda_ptr tensor_ptr(lua_State *L, lbuffer *b, int offarg,
-                                int layarg)
-{
-  const cute_layout *lay = cutelua_checklayout(L, layarg);
-  lua_Integer off = luaL_checkinteger(L, offarg);
-  int64_t lo = off, hi = off, r;
-  int i, bad = 0;
-  const char *text;
-  if (cute_layout_has_basis(lay))
-    luaL_argerror(L, layarg, "a tensor needs integer strides");
-  for (i = 0; i < lay->shape.nleaf && !bad; i++) {
-    bad = __builtin_mul_overflow(lay->shape.v[i] - 1, lay->stride.v[i], &r) ||
-          (r > 0 ? __builtin_add_overflow(hi, r, &hi)
-                 : __builtin_add_overflow(lo, r, &lo));
-  }
-  if (!bad && lo >= 0 && (uint64_t)hi < b->n)
-    return b->ptr + (cute_cuda_ptr)off * esize(b);
-  text = luaL_tolstring(L, layarg, NULL);
-  if (bad)
-    luaL_argerror(L, offarg, lua_pushfstring(L, "tensor %s at offset %I "
-                  "reaches past 64-bit offsets", text, off));
-  luaL_argerror(L, offarg, lua_pushfstring(L, "tensor %s at offset %I "
-                "reaches [%I, %I], outside the buffer of %I elements", text,
-                off, (lua_Integer)lo, (lua_Integer)hi, (lua_Integer)b->n));
-  return b->ptr + (cute_cuda_ptr)off * esize(b);
-}
-
-/* check_copy(src, soff, Ls, dst, doff, Ld [, samples, seed]) -> first bad
- * index or nil (offsets in elements; both tensors must lie inside their
- * buffers). */
-static int l_check_copy(lua_State *L)
-{
-  lbuffer *s = check_buffer(L, 1), *d = check_buffer(L, 4);
-  cute_cuda_ptr sp, dp;
-  int64_t bad;
-  luaL_argcheck(L, s->dtype == d->dtype, 4, "dtypes differ");
-  sp = tensor_ptr(L, s, 2, 3);
-  dp = tensor_ptr(L, d, 5, 6);
-  TRY(L, cute_cuda_check_copy(sp, cutelua_checklayout(L, 3), dp,
-                              cutelua_checklayout(L, 6), s->dtype,
-                              luaL_optinteger(L, 7, 0),
-                              (uint64_t)luaL_optinteger(L, 8, 1), &bad, ERR));
-  if (bad < 0) lua_pushnil(L);
-  else lua_pushinteger(L, bad);
-  return 1;
-}
-
-/* The byte range [off, off + n) of buffer b, checked (arg: off's). */
-static void byte_range(lua_State *L, lbuffer *b, int arg, lua_Integer off,
-                       lua_Integer n)
-{
-  size_t bytes = b->n * esize(b);
-  if (!inside(off, n, bytes))
-    luaL_argerror(L, arg, lua_pushfstring(L, "bytes [%I, %I + %I) outside "
-                  "the buffer of %I bytes", off, off, n, (lua_Integer)bytes));
-}
-
-/* memcpy(dst, src, bytes [, dst_byte_off, src_byte_off [, stream]]) */
-static int l_memcpy(lua_State *L)
-{
-  lbuffer *d = check_buffer(L, 1), *s = check_buffer(L, 2);
-  lua_Integer n = luaL_checkinteger(L, 3), doff = luaL_optinteger(L, 4, 0),
-              soff = luaL_optinteger(L, 5, 0);
-  void *st = lua_isnoneornil(L, 6) ? NULL : handle(L, 6, STREAM);
-  luaL_argcheck(L, n >= 0, 3, "negative byte count");
-  byte_range(L, d, 4, doff, n);
-  byte_range(L, s, 5, soff, n);
-  if (n > 0)
-    TRY(L, cute_cuda_memcpy(d->ptr + (cute_cuda_ptr)doff,
-                            s->ptr + (cute_cuda_ptr)soff, (size_t)n, st, ERR));
-  return 0;
 }
 
 /* ------------------------------------------------------------- binaries -- */
@@ -623,7 +349,7 @@ static int launch_smem(lua_State *L)
 static int launch_stream(lua_State *L)
 {
   cute_cuda_launch *l = check_launch(L, 1);
-  l->stream = lua_isnoneornil(L, 2) ? NULL : handle(L, 2, STREAM);
+  l->stream = lua_isnoneornil(L, 2) ? NULL : cuda_lua_handle(L, 2, STREAM);
   lua_settop(L, 2);
   keep(L, 1, 2, "stream", 0);
   lua_settop(L, 1);
@@ -654,8 +380,8 @@ static int launch_arg(lua_State *L)
   case ARG_F32: v.f32 = (float)luaL_checknumber(L, 4); bytes = 4; break;
   case ARG_F64: v.f64 = luaL_checknumber(L, 4); break;
   default:   /* ptr (an address or a Buffer), i64, u64 */
-    if (k == ARG_PTR && luaL_testudata(L, 4, BUFFER)) {
-      v.i64 = (int64_t)check_buffer(L, 4)->ptr;
+    if (k == ARG_PTR && luaL_testudata(L, 4, CUDA_LUA_BUFFER)) {
+      v.i64 = (int64_t)cuda_lua_buffer_ptr(L, 4);
       if (lua_isnil(L, 5)) lua_copy(L, 4, 5);
     } else {
       v.i64 = (int64_t)luaL_checkinteger(L, 4);
@@ -711,8 +437,8 @@ static int event_gc(lua_State *L)
 
 static int event_record(lua_State *L)
 {
-  void *ev = handle(L, 1, EVENT);
-  void *s = lua_isnoneornil(L, 2) ? NULL : handle(L, 2, STREAM);
+  void *ev = cuda_lua_handle(L, 1, EVENT);
+  void *s = lua_isnoneornil(L, 2) ? NULL : cuda_lua_handle(L, 2, STREAM);
   TRY(L, cute_cuda_event_record(ev, s, ERR));
   lua_settop(L, 1);
   return 1;
@@ -721,7 +447,7 @@ static int event_record(lua_State *L)
 /* start:elapsed(stop) -> milliseconds (waits for stop). */
 static int event_elapsed(lua_State *L)
 {
-  void *a = handle(L, 1, EVENT), *b = handle(L, 2, EVENT);
+  void *a = cuda_lua_handle(L, 1, EVENT), *b = cuda_lua_handle(L, 2, EVENT);
   float ms = 0;
   TRY(L, cute_cuda_event_elapsed(&ms, a, b, ERR));
   lua_pushnumber(L, ms);
@@ -740,7 +466,7 @@ static int stream_gc(lua_State *L)
 
 static int stream_sync(lua_State *L)
 {
-  TRY(L, cute_cuda_stream_sync(handle(L, 1, STREAM), ERR));
+  TRY(L, cute_cuda_stream_sync(cuda_lua_handle(L, 1, STREAM), ERR));
   return 0;
 }
 
@@ -780,7 +506,7 @@ static int l_copy_plan(lua_State *L)
   const cute_layout *S = cutelua_checklayout(L, 1);
   const cute_layout *D = cutelua_checklayout(L, 3);
   int64_t so = luaL_checkinteger(L, 2), dof = luaL_checkinteger(L, 4);
-  cute_cuda_dtype t = check_dtype(L, 5);
+  cute_cuda_dtype t = cuda_lua_check_dtype(L, 5);
   cute_cuda_copy_opts o;
   cute_cuda_copy_plan p;
   memset(&o, 0, sizeof o);
@@ -796,9 +522,9 @@ static int l_copy_plan(lua_State *L)
   TRY(L, cute_cuda_copy_plan_make(&p, S, so, D, dof, t, &o, ERR));
   lua_createtable(L, 0, 8);
   setstr(L, "kind", kinds[p.kind]);
-  setint(L, "vector", p.vector);
-  setint(L, "common", p.common);
-  setint(L, "size", p.size);
+  cuda_lua_setint(L, "vector", p.vector);
+  cuda_lua_setint(L, "common", p.common);
+  cuda_lua_setint(L, "size", p.size);
   setstr(L, "summary", p.summary);
   setstr(L, "source", p.source.s);
   push_dim3(L, p.grid, "grid");
@@ -826,13 +552,6 @@ static void classes(lua_State *L)
   static const luaL_Reg stream_meta[] = {{"__gc", stream_gc}, {NULL, NULL}};
   static const luaL_Reg stream_methods[] = {{"synchronize", stream_sync},
                                             {NULL, NULL}};
-  static const luaL_Reg buf_meta[] = {{"__gc", buffer_free},
-                                      {"__len", buffer_len}, {NULL, NULL}};
-  static const luaL_Reg buf_methods[] = {
-    {"info", buffer_info}, {"upload", buffer_upload},
-    {"download", buffer_download}, {"random", buffer_random},
-    {"iota", buffer_iota}, {"free", buffer_free}, {NULL, NULL}};
-  cutelua_newclass(L, BUFFER, buf_meta, buf_methods);
   if (luaL_newmetatable(L, BINARY)) {
     luaL_setfuncs(L, bin_meta, 0);
     luaL_newlib(L, bin_methods);
@@ -853,12 +572,11 @@ int luaopen_cute_cuda_core(lua_State *L)
     {"stats_reset", l_stats_reset}, {"forget_memory", l_forget_memory},
     {"emit", l_emit}, {"compile", l_compile}, {"event", l_event},
     {"stream", l_stream}, {"synchronize", l_synchronize},
-    {"copy_plan", l_copy_plan}, {"buffer", l_buffer},
-    {"compare", l_compare}, {"check_copy", l_check_copy},
-    {"memcpy", l_memcpy}, {NULL, NULL}};
+    {"copy_plan", l_copy_plan}, {NULL, NULL}};
   luaL_checkversion(L);
   classes(L);
   luaL_newlib(L, fns);
+  cuda_lua_open_buffer(L);
   lua_pushstring(L, cute_cuda_prelude);
   lua_setfield(L, -2, "prelude");
   return 1;
