@@ -107,6 +107,46 @@ static int l_composition(lua_State *L)
   return 1;
 }
 
+/* composition_tiler(A, T) -> A o <T0, T1, ...> through the algebra's one-pass
+ * by-mode composition, or nil when T is not a flat list of at most
+ * CUTE_MAX_TILER Layouts and integers or the composition fails: the Lua
+ * tiler (stdlib/cute/tiler.lua) then handles `_`, nested tilers and the
+ * error message, so both paths agree on every result. */
+static int l_composition_tiler(lua_State *L)
+{
+  cute_layout *A = cutelua_checklayout(L, 1);
+  cute_tiler T;
+  lua_Integer i, n, v;
+  luaL_checktype(L, 2, LUA_TTABLE);
+  n = (lua_Integer)lua_rawlen(L, 2);
+  if (n < 1 || n > CUTE_MAX_TILER) return 0;
+  lua_pushnil(L);       /* a list 1..n and nothing else (no holes, keys) */
+  for (i = 0; lua_next(L, 2); i++) lua_pop(L, 1);
+  if (i != n) return 0;
+  T.n = (int)n;
+  for (i = 1; i <= n; i++) {
+    cute_layout *t;
+    lua_rawgeti(L, 2, i);
+    if ((t = cutelua_testlayout(L, -1)) != NULL) {
+      T.mode[i - 1] = *t;
+    } else if (lua_type(L, -1) == LUA_TNUMBER &&
+               cutelua_tointeger(L, -1, &v) && v > 0) {
+      cute_tuple s, d;
+      cute_tuple_int(&s, v);
+      cute_tuple_int(&d, 1);
+      if (cute_layout_make(&T.mode[i - 1], &s, &d, NULL)) return 0;
+    } else {
+      return 0;
+    }
+    lua_pop(L, 1);
+  }
+  {
+    cute_layout *u = cutelua_pushlayout(L, NULL);
+    if (cute_composition_tiler(u, A, &T, NULL)) return 0;
+  }
+  return 1;
+}
+
 /* complement(A [, cotarget]); the cotarget may be a shape (its size).
  * The C API reads a cotarget <= 0 as "none" (the minimal complement); from
  * Lua that is spelled by leaving it out, so an explicit one must be
@@ -255,6 +295,7 @@ void cutelua_open_algebra(lua_State *L)
       {"filter_zeros", l_filter_zeros},
       {"filter", l_filter},
       {"composition", l_composition},
+      {"composition_tiler", l_composition_tiler},
       {"complement", l_complement},
       {"right_inverse", l_right_inverse},
       {"left_inverse", l_left_inverse},

@@ -241,8 +241,14 @@ function M.composition(A, B)
   -- Two layouts (or a layout and n) go straight to C: its errors then carry
   -- no position, so the public wrapper (a pcall and a table per call) has
   -- nothing to add.
-  if M.is_layout(A) and (M.is_layout(B) or math.type(B) == "integer") then
-    return core.composition(A, B)
+  if M.is_layout(A) then
+    if M.is_layout(B) or math.type(B) == "integer" then
+      return core.composition(A, B)
+    end
+    -- A flat tiler of layouts and integers: one pass in C (nil otherwise,
+    -- and on failure, so that errors come from the path below).
+    local R = type(B) == "table" and core.composition_tiler(A, B)
+    if R then return R end
   end
   return by_tiler(A, B)
 end
