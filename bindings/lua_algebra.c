@@ -116,7 +116,7 @@ static int l_composition_tiler(lua_State *L)
 {
   cute_layout *A = cutelua_checklayout(L, 1);
   cute_tiler T;
-  lua_Integer i, n, v;
+  lua_Integer i, n;
   luaL_checktype(L, 2, LUA_TTABLE);
   n = (lua_Integer)lua_rawlen(L, 2);
   if (n < 1 || n > CUTE_MAX_TILER) return 0;
@@ -125,19 +125,10 @@ static int l_composition_tiler(lua_State *L)
   if (i != n) return 0;
   T.n = (int)n;
   for (i = 1; i <= n; i++) {
-    cute_layout *t;
+    const cute_layout *t;
     lua_rawgeti(L, 2, i);
-    if ((t = cutelua_testlayout(L, -1)) != NULL) {
-      T.mode[i - 1] = *t;
-    } else if (lua_type(L, -1) == LUA_TNUMBER &&
-               cutelua_tointeger(L, -1, &v) && v > 0) {
-      cute_tuple s, d;
-      cute_tuple_int(&s, v);
-      cute_tuple_int(&d, 1);
-      if (cute_layout_make(&T.mode[i - 1], &s, &d, NULL)) return 0;
-    } else {
-      return 0;
-    }
+    if ((t = cutelua_testoperand(L, -1, &T.mode[i - 1])) == NULL) return 0;
+    if (t != &T.mode[i - 1]) T.mode[i - 1] = *t;
     lua_pop(L, 1);
   }
   {

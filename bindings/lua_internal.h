@@ -36,6 +36,11 @@ lua_Integer cutelua_checkint(lua_State *L, int arg);
  * an embedded NUL is refused rather than read up to it. */
 const char *cutelua_checktext(lua_State *L, int arg);
 
+/* cutelua_checkoperand without raising: the Layout at idx, or n:1 built in
+ * *buf for an integer n > 0; NULL for anything else. */
+const cute_layout *cutelua_testoperand(lua_State *L, int idx,
+                                       cute_layout *buf);
+
 /* luaL_check-style tuple argument. */
 void cutelua_checktuple(lua_State *L, int arg, cute_tuple *out);
 

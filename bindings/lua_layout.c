@@ -34,19 +34,35 @@ cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
   return u;
 }
 
+/* buf = n:1, the layout an integer operand stands for (n > 0). */
+static cute_status make_n1(cute_layout *buf, lua_Integer v, cute_error *err)
+{
+  cute_tuple n, one;
+  cute_tuple_int(&n, (int64_t)v);
+  cute_tuple_int(&one, 1);
+  return cute_layout_make(buf, &n, &one, err);
+}
+
+const cute_layout *cutelua_testoperand(lua_State *L, int idx,
+                                       cute_layout *buf)
+{
+  cute_layout *l = cutelua_testlayout(L, idx);
+  lua_Integer v;
+  if (l) return l;
+  if (!cutelua_tointeger(L, idx, &v) || make_n1(buf, v, NULL)) return NULL;
+  return buf;
+}
+
 const cute_layout *cutelua_checkoperand(lua_State *L, int idx,
                                         cute_layout *buf)
 {
   cute_layout *l = cutelua_testlayout(L, idx);
-  cute_tuple n, one;
   cute_error err;
   lua_Integer v;
   if (l) return l;
   if (!cutelua_tointeger(L, idx, &v))
     luaL_typeerror(L, idx, "cute.Layout or integer");
-  cute_tuple_int(&n, (int64_t)v);
-  cute_tuple_int(&one, 1);
-  if (cute_layout_make(buf, &n, &one, &err)) cutelua_argerror(L, idx, &err);
+  if (make_n1(buf, v, &err)) cutelua_argerror(L, idx, &err);
   return buf;
 }
 
