@@ -235,7 +235,8 @@ static int put(pieces *p, int64_t s, int64_t d, cute_basis e)
 static cute_status too_many(const ctx *c)
 {
   return cute_fail_op(c->err, CUTE_ELIMIT, OP, c->A, c->B,
-                      "result above %d leaves", CUTE_MAX_LEAVES);
+                      "result above %d leaves (CUTE_MAX_LEAVES)",
+                      CUTE_MAX_LEAVES);
 }
 
 /* Appends the modes of w to p as leaf k, sign applied.  They are already
@@ -353,7 +354,8 @@ static cute_status measure(const ctx *c, const pieces *p, int *ntok,
   *depth = maxd;
   if (nt > CUTE_MAX_TOKENS || maxd > CUTE_MAX_DEPTH)
     return cute_fail_op(c->err, CUTE_ELIMIT, OP, c->A, c->B,
-                        "result above %d tokens or depth %d",
+                        "result above %d tokens (CUTE_MAX_TOKENS) or "
+                        "depth %d (CUTE_MAX_DEPTH)",
                         CUTE_MAX_TOKENS, CUTE_MAX_DEPTH);
   return CUTE_OK;
 }
@@ -452,11 +454,14 @@ static const char *overfull(const cute_layout *r, int ntok, int nleaf,
                             int depth, char *why, size_t cap)
 {
   if (r->shape.ntok + ntok + 1 > CUTE_MAX_TOKENS)
-    snprintf(why, cap, "tuple: more than %d tokens", CUTE_MAX_TOKENS);
+    snprintf(why, cap, "tuple: more than %d tokens (CUTE_MAX_TOKENS)",
+             CUTE_MAX_TOKENS);
   else if (r->shape.nleaf + nleaf > CUTE_MAX_LEAVES)
-    snprintf(why, cap, "tuple: more than %d leaves", CUTE_MAX_LEAVES);
+    snprintf(why, cap, "tuple: more than %d leaves (CUTE_MAX_LEAVES)",
+             CUTE_MAX_LEAVES);
   else if (1 + depth > CUTE_MAX_DEPTH)
-    snprintf(why, cap, "tuple: depth above %d", CUTE_MAX_DEPTH);
+    snprintf(why, cap, "tuple: depth above %d (CUTE_MAX_DEPTH)",
+             CUTE_MAX_DEPTH);
   else
     return NULL;
   return why;

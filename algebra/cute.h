@@ -47,6 +47,28 @@ extern "C" {
 #define CUTE_MAX_TEXT      4096  /* longest text accepted by the parsers    */
 #define CUTE_ERRMSG_SIZE    512
 
+/* Elements a brute-force walk over a layout's domain visits.  The one walk
+ * of this library is cute_composed_cosize's: exact up to CUTE_MAX_WALK
+ * elements, an upper bound beyond (still a valid size to allocate, so not
+ * an error).  ~0.1 s at the limit. */
+#define CUTE_MAX_WALK (1 << 24)
+
+/* Work per call.  No function here does work that grows with a layout's
+ * size or cosize, so none runs unbounded:
+ *   - every operation loops over leaves, tokens or modes (bounded by
+ *     CUTE_MAX_LEAVES, CUTE_MAX_TOKENS, CUTE_MAX_TILER) and over the 64 bits
+ *     of a value at most (a right inverse's chain grows strictly);
+ *   - the parsers read at most CUTE_MAX_TEXT characters, without recursion;
+ *     nesting is CUTE_MAX_DEPTH deep at most, basis paths
+ *     CUTE_MAX_BASIS_DEPTH;
+ *   - printers write into the caller's buffer (snprintf-like);
+ *   - the one walk over a domain, cute_composed_cosize, stops at
+ *     CUTE_MAX_WALK elements (above).
+ * The layers above keep their own limits: cute_cuda.h's CUTE_CUDA_MAX_*
+ * (host-side loops over device buffers) and the Lua table `cute.limits`
+ * (stdlib/cute/limits.lua: pictures, brute-force checks in Lua), which
+ * also lists these constants. */
+
 /* The slice marker `_` is stored as this leaf value in coordinates. */
 #define CUTE_UNDERSCORE INT64_MIN
 
@@ -373,8 +395,11 @@ cute_status cute_composed_eval_index(const cute_composed *C, int64_t index,
                                      int64_t *out, cute_error *err);
 cute_status cute_composed_size(const cute_composed *C, int64_t *out,
                                cute_error *err);
-/* Largest swizzled offset + 1 over the domain: exact up to 2^24 elements,
- * beyond that an upper bound (swizzle.c). */
+/* Largest swizzled offset + 1 over the domain: exact up to CUTE_MAX_WALK
+ * elements (a walk over the domain), beyond that an upper bound from the
+ * swizzle's span (swizzle.c):
+ *   Sw<3,4,3> o 1 o (2^24):(1)    -> 2^24 + 1     (exact: walked)
+ *   Sw<3,4,3> o 1 o (2^24+1):(1)  -> 2^24 + 1024  (bound: block of 2^10) */
 cute_status cute_composed_cosize(const cute_composed *C, int64_t *out,
                                  cute_error *err);
 /* (Sw o off o L) o B = Sw o off o (L o B). */

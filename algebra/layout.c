@@ -109,7 +109,8 @@ cute_status cute_layout_identity(cute_layout *L, const cute_tuple *shape,
       int k;
       if (d > CUTE_MAX_BASIS_DEPTH)
         return cute_fail_op(err, CUTE_ELIMIT, "make_identity_layout", L, NULL,
-                            "shape deeper than %d basis levels",
+                            "shape deeper than %d basis levels "
+                            "(CUTE_MAX_BASIS_DEPTH)",
                             CUTE_MAX_BASIS_DEPTH);
       for (k = 1; k <= d; k++)
         e |= (cute_basis)idx[k] << (8 * k);

@@ -16,7 +16,8 @@
 
 cute_status cute_scratch_full(cute_error *err)
 {
-  return cute_fail(err, CUTE_ELIMIT, "result above %d tokens or %d leaves",
+  return cute_fail(err, CUTE_ELIMIT, "result above %d tokens "
+                   "(CUTE_MAX_TOKENS) or %d leaves (CUTE_MAX_LEAVES)",
                    CUTE_MAX_TOKENS, CUTE_MAX_LEAVES);
 }
 

@@ -18,9 +18,6 @@
  * and bit 62 stays clear so that no field reaches the sign bit. */
 #define SWIZZLE_MAX_BITS 62
 
-/* Brute-force cosize up to this many elements (an O(1) step each). */
-#define COSIZE_BRUTE_MAX ((int64_t)1 << 24)
-
 static int iabs(int v) { return v < 0 ? -v : v; }
 
 /* Bits [0, span) contain both fields (valid parameters assumed). */
@@ -137,7 +134,7 @@ static int64_t cosize_brute(const cute_composed *C, int64_t size)
   return best;
 }
 
-/* Exact up to COSIZE_BRUTE_MAX elements.  Beyond, an upper bound: the
+/* Exact up to CUTE_MAX_WALK elements (cute.h).  Beyond, an upper bound: the
  * swizzle maps every aligned block of 2^(M+|S|+B) offsets onto itself, so
  * no swizzled value leaves the block of the largest unswizzled one, hi:
  * cosize <= (hi | (block - 1)) + 1, exact when that block is full. */
@@ -158,7 +155,7 @@ cute_status cute_composed_cosize(const cute_composed *C, int64_t *out,
       return composed_fail(err, CUTE_EOVERFLOW, "composed_cosize", C,
                            "the image overflows 64 bits");
   }
-  if (size <= COSIZE_BRUTE_MAX) {
+  if (size <= CUTE_MAX_WALK) {
     best = cosize_brute(C, size);
   } else {
     int span = swizzle_valid(C->sw) ? swizzle_span(C->sw) : 0;

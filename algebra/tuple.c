@@ -96,14 +96,14 @@ static cute_status can_add(const cute_tuple *t, int ntok, int nleaf,
     return cute_fail(err, CUTE_EINVAL,
                      "tuple builder: element after a complete tuple");
   if (t->ntok + ntok + d > CUTE_MAX_TOKENS)
-    return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d tokens",
-                     CUTE_MAX_TOKENS);
+    return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d tokens "
+                     "(CUTE_MAX_TOKENS)", CUTE_MAX_TOKENS);
   if (t->nleaf + nleaf > CUTE_MAX_LEAVES)
-    return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d leaves",
-                     CUTE_MAX_LEAVES);
+    return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d leaves "
+                     "(CUTE_MAX_LEAVES)", CUTE_MAX_LEAVES);
   if (d + depth > CUTE_MAX_DEPTH)
-    return cute_fail(err, CUTE_ELIMIT, "tuple: depth above %d",
-                     CUTE_MAX_DEPTH);
+    return cute_fail(err, CUTE_ELIMIT, "tuple: depth above %d "
+                     "(CUTE_MAX_DEPTH)", CUTE_MAX_DEPTH);
   return CUTE_OK;
 }
 
@@ -130,7 +130,9 @@ cute_status cute_tuple_leaf(cute_tuple *t, int64_t v, cute_basis e,
   if (st) return st;
   if (!basis_valid(e))
     return cute_fail(err, CUTE_ELIMIT,
-                     "tuple: basis path deeper than %d or index above %d",
+                     "tuple: basis path deeper than %d "
+                     "(CUTE_MAX_BASIS_DEPTH) or index above %d "
+                     "(CUTE_MAX_BASIS_INDEX)",
                      CUTE_MAX_BASIS_DEPTH, CUTE_MAX_BASIS_INDEX);
   t->tok[t->ntok++] = 'x';
   t->v[t->nleaf] = v;
@@ -174,8 +176,9 @@ cute_status cute_tuple_check(const cute_tuple *t, cute_error *err)
 {
   int i, d = 0, m = 0, n = 0;
   if (t->ntok > CUTE_MAX_TOKENS || t->nleaf > CUTE_MAX_LEAVES)
-    return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d tokens or %d "
-                     "leaves", CUTE_MAX_TOKENS, CUTE_MAX_LEAVES);
+    return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d tokens "
+                     "(CUTE_MAX_TOKENS) or %d leaves (CUTE_MAX_LEAVES)",
+                     CUTE_MAX_TOKENS, CUTE_MAX_LEAVES);
   for (i = 0; i < t->ntok; i++) {
     char c = t->tok[i];
     if (c == '(') { if (++d > m) m = d; }
@@ -188,8 +191,8 @@ cute_status cute_tuple_check(const cute_tuple *t, cute_error *err)
   if (t->ntok == 0 || i != t->ntok || d != 0 || n != t->nleaf)
     return cute_fail(err, CUTE_EINVAL, "tuple: malformed token string");
   if (m > CUTE_MAX_DEPTH)
-    return cute_fail(err, CUTE_ELIMIT, "tuple: depth above %d",
-                     CUTE_MAX_DEPTH);
+    return cute_fail(err, CUTE_ELIMIT, "tuple: depth above %d "
+                     "(CUTE_MAX_DEPTH)", CUTE_MAX_DEPTH);
   for (i = 0; i < n; i++)
     if (!basis_valid(t->e[i]))
       return cute_fail(err, CUTE_ELIMIT, "tuple: invalid basis path");
