@@ -20,8 +20,11 @@
  * instead of exhausting the C stack.  The cursor never moves past the
  * terminating NUL: every test of the current byte fails on it.
  *
- * Every error carries the 1-based column of the offending token and reads
- *     parse error at column 5: expected ',' or ')' but found 'x' in "(4,8x"
+ * Every error names the rule being parsed (tuple, layout, swizzle, composed,
+ * tiler) with the text as its operand, and the 1-based column of the
+ * offending token:
+ *     layout("(4,8x"): parse error at column 5: expected ',' or ')' but
+ *     found 'x'
  */
 #include "internal.h"
 
@@ -30,6 +33,7 @@
 #include <string.h>
 
 typedef struct parser {
+  const char *op;     /* the rule being parsed, named in errors       */
   const char *text;   /* whole input, NUL-terminated, <= CUTE_MAX_TEXT */
   const char *p;      /* cursor                                        */
   size_t len;         /* strlen(text)                                  */
@@ -40,8 +44,8 @@ typedef struct parser {
 
 /* ---------------------------------------------------------------- errors -- */
 
-/* Fills the error with "parse error at column C: reason in "text"".  Long
- * inputs are quoted through a window around the column. */
+/* Fills the error with "op("text"): parse error at column C: reason".
+ * Long inputs are quoted through a window around the column. */
 static cute_status fail_reason(parser *P, cute_status code, const char *at,
                                const char *reason)
 {
@@ -49,9 +53,9 @@ static cute_status fail_reason(parser *P, cute_status code, const char *at,
   size_t pos = (size_t)(at - P->text);
   size_t from = pos > BEFORE ? pos - BEFORE : 0;
   size_t to = from + WIDTH < P->len ? from + WIDTH : P->len;
-  cute_fail(P->err, code, "parse error at column %d: %s in \"%s%.*s%s\"",
-            (int)pos + 1, reason, from > 0 ? "..." : "", (int)(to - from),
-            P->text + from, to < P->len ? "..." : "");
+  cute_fail(P->err, code, "%s(\"%s%.*s%s\"): parse error at column %d: %s",
+            P->op, from > 0 ? "..." : "", (int)(to - from), P->text + from,
+            to < P->len ? "..." : "", (int)pos + 1, reason);
   P->err->column = (int)pos + 1;
   return code;
 }
@@ -395,21 +399,22 @@ static cute_status read_tiler(parser *P, cute_tiler *T)
 /* ---------------------------------------------------------- entry points -- */
 
 /* Checks the length without reading past CUTE_MAX_TEXT + 1 bytes. */
-static cute_status begin(parser *P, const char *text, int underscore,
-                         cute_error *err)
+static cute_status begin(parser *P, const char *op, const char *text,
+                         int underscore, cute_error *err)
 {
+  P->op = op;
   P->text = P->p = text;
   P->len = 0;
   P->underscore = underscore;
   P->err = err ? err : &P->scratch;
   if (text == NULL)
-    return cute_fail(P->err, CUTE_EINVAL, "parse: text is NULL");
+    return cute_fail(P->err, CUTE_EINVAL, "%s(NULL): text is NULL", op);
   while (P->len <= CUTE_MAX_TEXT && text[P->len])
     P->len++;
   if (P->len > CUTE_MAX_TEXT)
     return cute_fail(P->err, CUTE_ELIMIT,
-                     "parse: text longer than CUTE_MAX_TEXT (%d) characters",
-                     CUTE_MAX_TEXT);
+                     "%s(\"%.40s...\"): text longer than CUTE_MAX_TEXT (%d) "
+                     "characters", op, text, CUTE_MAX_TEXT);
   return CUTE_OK;
 }
 
@@ -431,7 +436,7 @@ static cute_status end(parser *P, cute_status st)
 cute_status cute_tuple_parse(cute_tuple *t, const char *text, cute_error *err)
 {
   parser P;
-  cute_status st = begin(&P, text, 1, err);
+  cute_status st = begin(&P, "tuple", text, 1, err);
   return st != CUTE_OK ? st : end(&P, read_tuple(&P, t));
 }
 
@@ -440,7 +445,7 @@ cute_status cute_layout_parse(cute_layout *L, const char *text,
                               cute_error *err)
 {
   parser P;
-  cute_status st = begin(&P, text, 0, err);
+  cute_status st = begin(&P, "layout", text, 0, err);
   return st != CUTE_OK ? st : end(&P, read_layout(&P, L));
 }
 
@@ -449,7 +454,7 @@ cute_status cute_swizzle_parse(cute_swizzle *sw, const char *text,
                                cute_error *err)
 {
   parser P;
-  cute_status st = begin(&P, text, 0, err);
+  cute_status st = begin(&P, "swizzle", text, 0, err);
   return st != CUTE_OK ? st : end(&P, read_swizzle(&P, sw));
 }
 
@@ -458,7 +463,7 @@ cute_status cute_composed_parse(cute_composed *C, const char *text,
                                 cute_error *err)
 {
   parser P;
-  cute_status st = begin(&P, text, 0, err);
+  cute_status st = begin(&P, "composed", text, 0, err);
   return st != CUTE_OK ? st : end(&P, read_composed(&P, C));
 }
 
@@ -466,6 +471,6 @@ cute_status cute_composed_parse(cute_composed *C, const char *text,
 cute_status cute_tiler_parse(cute_tiler *T, const char *text, cute_error *err)
 {
   parser P;
-  cute_status st = begin(&P, text, 0, err);
+  cute_status st = begin(&P, "tiler", text, 0, err);
   return st != CUTE_OK ? st : end(&P, read_tiler(&P, T));
 }

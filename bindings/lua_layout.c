@@ -83,16 +83,17 @@ static int from_shape(lua_State *L, shape_fn f)
 }
 
 /* cute.layout(text) | (shape) | (shape, stride) | (layout).  Text starting
- * with "Sw<" is a composed layout. */
+ * with "Sw<" is a composed layout.  The parsers get the text whole, leading
+ * white space included, so error columns and the length limit count it. */
 static int l_layout(lua_State *L)
 {
   cute_tuple shape, stride;
   cute_error err;
   cute_layout *u;
   if (lua_type(L, 1) == LUA_TSTRING) {
-    const char *s = cutelua_checktext(L, 1);
-    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
-    if (strncmp(s, "Sw<", 3) == 0) {
+    const char *s = cutelua_checktext(L, 1), *t = s;
+    while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') t++;
+    if (strncmp(t, "Sw<", 3) == 0) {
       cute_composed c;
       if (cute_composed_parse(&c, s, &err)) return cutelua_error(L, &err);
       cutelua_pushcomposed(L, &c);

@@ -319,16 +319,17 @@ static void check_malformed(void)
 static void check_messages(void)
 {
   static const struct { const char *text, *msg; } cases[] = {
-    {"(4,8x", "parse error at column 5: expected ',' or ')' but found 'x' "
-              "in \"(4,8x\""},
-    {"(4,8", "parse error at column 5: expected ',' or ')' but found end of "
-             "text in \"(4,8\""},
-    {"(4,8):(1,4) x", "parse error at column 13: unexpected trailing text "
-                      "'x' in \"(4,8):(1,4) x\""},
-    {"(4,8):(1)", "parse error at column 7: stride (1) is not congruent with "
-                  "shape (4,8) in \"(4,8):(1)\""},
-    {"(1/2@0,4@1):(1,1)", "parse error at column 2: fractional basis count "
-                          "1/2 is not an integer in \"(1/2@0,4@1):(1,1)\""},
+    {"(4,8x", "layout(\"(4,8x\"): parse error at column 5: expected ',' "
+              "or ')' but found 'x'"},
+    {"(4,8", "layout(\"(4,8\"): parse error at column 5: expected ',' or "
+             "')' but found end of text"},
+    {"(4,8):(1,4) x", "layout(\"(4,8):(1,4) x\"): parse error at column 13: "
+                      "unexpected trailing text 'x'"},
+    {"(4,8):(1)", "layout(\"(4,8):(1)\"): parse error at column 7: stride "
+                  "(1) is not congruent with shape (4,8)"},
+    {"(1/2@0,4@1):(1,1)", "layout(\"(1/2@0,4@1):(1,1)\"): parse error at "
+                          "column 2: fractional basis count 1/2 is not an "
+                          "integer"},
   };
   size_t i;
   for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
