@@ -152,6 +152,27 @@ static int64_t sample(int64_t j, int64_t n, int64_t count, uint64_t seed)
   return (int64_t)((z ^ (z >> 29)) % (uint64_t)n);
 }
 
+/* Integral layouts of one size n (a Ld shorter than Ls would be read past
+ * its span, on the extended domain), of which at most CUTE_CUDA_MAX_CHECK
+ * elements are compared: a stride-0 layout has any size. */
+static cute_cuda_status check_operands(const cute_layout *Ls,
+                                       const cute_layout *Ld, int64_t samples,
+                                       int64_t *n, int64_t *count,
+                                       cute_cuda_error *err)
+{
+  char ts[CUTE_MAX_TEXT], td[CUTE_MAX_TEXT];
+  cute_cuda_status s = cucu_copy_operands("check_copy", Ls, Ld, n, ts, td,
+                                          err);
+  if (s != CUTE_CUDA_OK) return s;
+  *count = samples <= 0 || samples > *n ? *n : samples;
+  if (*count > CUTE_CUDA_MAX_CHECK)
+    return cucu_fail(err, CUTE_CUDA_EINVAL, "cute.cuda: check_copy(%s, %s): "
+                     "%lld elements exceed the limit of %lld elements a check "
+                     "compares (CUTE_CUDA_MAX_CHECK); check a sample", ts, td,
+                     (long long)*count, (long long)CUTE_CUDA_MAX_CHECK);
+  return CUTE_CUDA_OK;
+}
+
 cute_cuda_status cute_cuda_check_copy(cute_cuda_ptr src, const cute_layout *Ls,
                                       cute_cuda_ptr dst, const cute_layout *Ld,
                                       cute_cuda_dtype t, int64_t samples,
@@ -163,11 +184,8 @@ cute_cuda_status cute_cuda_check_copy(cute_cuda_ptr src, const cute_layout *Ls,
   int64_t n, count, j;
   cute_cuda_status s;
   *bad = -1;
-  if (cute_layout_has_basis(Ls) || cute_layout_has_basis(Ld) ||
-      cute_layout_size(Ls, &n, NULL))
-    return cucu_fail(err, CUTE_CUDA_ELAYOUT, "cute.cuda: check_copy: "
-                     "integral layouts needed");
-  count = samples <= 0 || samples > n ? n : samples;
+  if ((s = check_operands(Ls, Ld, samples, &n, &count, err)) != CUTE_CUDA_OK)
+    return s;
   if ((s = fetch(&sm, &sb, src, Ls, es, err)) == CUTE_CUDA_OK &&
       (s = fetch(&dm, &db, dst, Ld, es, err)) == CUTE_CUDA_OK) {
     for (j = 0; j < count && *bad < 0; j++) {

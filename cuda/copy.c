@@ -400,22 +400,31 @@ static void summarize(cute_cuda_copy_plan *plan, const cp_nest *z, int ok)
                   (long long)z->m[k].a, (long long)z->m[k].b);
 }
 
+cute_cuda_status cucu_copy_operands(const char *op, const cute_layout *Ls,
+                                    const cute_layout *Ld, int64_t *n,
+                                    char ts[CUTE_MAX_TEXT],
+                                    char td[CUTE_MAX_TEXT],
+                                    cute_cuda_error *err)
+{
+  int64_t nd;
+  cute_layout_print(Ls, ts, CUTE_MAX_TEXT);
+  cute_layout_print(Ld, td, CUTE_MAX_TEXT);
+  if (cute_layout_has_basis(Ls) || cute_layout_has_basis(Ld))
+    return cucu_fail(err, CUTE_CUDA_ELAYOUT, "cute.cuda: %s(%s, %s): "
+                     "tensors need integral layouts", op, ts, td);
+  if (cute_layout_size(Ls, n, NULL) || cute_layout_size(Ld, &nd, NULL) ||
+      *n != nd)
+    return cucu_fail(err, CUTE_CUDA_EINVAL, "cute.cuda: %s(%s, %s): "
+                     "size(src) == size(dst) violated", op, ts, td);
+  return CUTE_CUDA_OK;
+}
+
 static cute_cuda_status check_operands(cp_ctx *c, const cute_layout *Ls,
                                        const cute_layout *Ld,
                                        cute_cuda_error *err)
 {
   char ts[CUTE_MAX_TEXT], td[CUTE_MAX_TEXT];
-  int64_t nd;
-  cute_layout_print(Ls, ts, sizeof ts);
-  cute_layout_print(Ld, td, sizeof td);
-  if (cute_layout_has_basis(Ls) || cute_layout_has_basis(Ld))
-    return cucu_fail(err, CUTE_CUDA_ELAYOUT, "cute.cuda: copy(%s, %s): "
-                     "tensors need integral layouts", ts, td);
-  if (cute_layout_size(Ls, &c->size, NULL) || cute_layout_size(Ld, &nd, NULL) ||
-      c->size != nd)
-    return cucu_fail(err, CUTE_CUDA_EINVAL, "cute.cuda: copy(%s, %s): "
-                     "size(src) == size(dst) violated", ts, td);
-  return CUTE_CUDA_OK;
+  return cucu_copy_operands("copy", Ls, Ld, &c->size, ts, td, err);
 }
 
 cute_cuda_status cute_cuda_copy_plan_make(cute_cuda_copy_plan *plan,

@@ -52,6 +52,31 @@ typedef struct cute_cuda_error {
 
 void cute_cuda_error_clear(cute_cuda_error *err);
 
+/* ---------------------------------------------------------------- limits -- */
+/* Host-side work of the bridge that grows with its inputs rather than with
+ * a layout's leaves is bounded here (cute.h bounds the algebra; the Lua
+ * table cute.limits lists both):
+ *   CUTE_CUDA_MAX_CHECK     elements cute_cuda_check_copy compares (the
+ *       layouts' size, or the sample count asked for).  A stride-0 layout
+ *       may have any size over a one-element buffer, so the size is no
+ *       bound by itself.  2^28 is a full check of a 16384 x 16384 tensor
+ *       (seconds); past it CUTE_CUDA_EINVAL asks for a sample.
+ *   CUTE_CUDA_MAX_INCLUDES  headers read to key one program for the disk
+ *       cache (a header that includes itself k times per line without
+ *       guards would be read k^depth times), CUTE_CUDA_MAX_INCLUDE_DEPTH
+ *       the nesting followed.  Past either the program cannot be keyed and
+ *       stays in memory only (stats: memory_only), as with an #include
+ *       found nowhere: never an error, never a stale disk entry.
+ * Not bounded by a constant, because they are linear in a device buffer
+ * that exists (device memory bounds it, and a limit would refuse large
+ * legitimate buffers): cute_cuda_fill_random / fill_iota / compare, which
+ * stage through host memory in 4 MiB chunks, and the Lua Buffer methods
+ * upload and download (their Lua tables count against a state's
+ * memory_limit). */
+#define CUTE_CUDA_MAX_CHECK ((int64_t)1 << 28)
+#define CUTE_CUDA_MAX_INCLUDES 1024
+#define CUTE_CUDA_MAX_INCLUDE_DEPTH 16
+
 /* A growable string: every append keeps it NUL-terminated; after a failed
  * allocation `oom` is set and further appends are ignored. */
 typedef struct cute_cuda_text {
@@ -310,7 +335,13 @@ cute_cuda_status cute_cuda_compare(cute_cuda_ptr got, cute_cuda_ptr ref,
 /* Checks that dst(i) == src(i) bit for bit for `samples` seeded indices
  * (all when samples <= 0 or >= size), reading both tensors' spans back
  * (pointers at their first elements, offsets in elements relative to
- * them).  *bad receives the first failing index or -1. */
+ * them).  *bad receives the first failing index or -1.  The layouts must
+ * have one size (CUTE_CUDA_EINVAL), and at most CUTE_CUDA_MAX_CHECK
+ * indices are compared (CUTE_CUDA_EINVAL past it, before any transfer):
+ *   all of 1073741824:0 against 1073741824:1: "cute.cuda: check_copy(
+ *   1073741824:0, 1073741824:1): 1073741824 elements exceed the limit of
+ *   268435456 elements a check compares (CUTE_CUDA_MAX_CHECK); check a
+ *   sample" */
 cute_cuda_status cute_cuda_check_copy(cute_cuda_ptr src, const cute_layout *Ls,
                                       cute_cuda_ptr dst, const cute_layout *Ld,
                                       cute_cuda_dtype t, int64_t samples,

@@ -11,7 +11,10 @@
  * the NVRTC version in the key.  A quoted include found nowhere (or a
  * computed `#include MACRO`) cannot be keyed: the program is then cached in
  * memory only (this process), never on disk, where a later run with another
- * header would get a stale kernel.
+ * header would get a stale kernel.  So is a program whose headers number
+ * more than CUTE_CUDA_MAX_INCLUDES or nest deeper than
+ * CUTE_CUDA_MAX_INCLUDE_DEPTH (cute_cuda.h): a header including itself
+ * twice without guards would otherwise be read 2^depth times.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,12 +26,12 @@
 #include <string.h>
 
 #define MAX_DIRS 32
-#define MAX_DEPTH 16
 
 typedef struct scan {
   cucu_sha256 *h;
   const char *dirs[MAX_DIRS];   /* the caller's include directories */
   int ndirs;
+  int nread;                    /* headers read so far              */
   int keyable;                  /* every quoted include was found   */
 } scan;
 
@@ -49,6 +52,15 @@ static void include(scan *s, const char *name, int quoted, const char *dir,
 {
   char path[PATH_MAX], *text = NULL, *slash;
   int i;
+  /* Past the limits (cute_cuda.h) a cycle or an include fan-out would read
+   * headers without end; the program then stays off the disk, so that no
+   * header left unread can give a stale kernel. */
+  if (depth >= CUTE_CUDA_MAX_INCLUDE_DEPTH ||
+      s->nread >= CUTE_CUDA_MAX_INCLUDES) {
+    s->keyable = 0;
+    return;
+  }
+  s->nread++;
   if (name[0] == '/') {
     size_t n = 0;
     snprintf(path, sizeof path, "%s", name);
@@ -99,7 +111,6 @@ static void scan_line(scan *s, const char *p, const char *dir, int depth)
 static void scan_text(scan *s, const char *text, const char *dir, int depth)
 {
   const char *p = text;
-  if (depth > MAX_DEPTH) return;   /* a cycle: only guards would end it */
   while (p && *p) {
     scan_line(s, p, dir, depth);
     p = strchr(p, '\n');

@@ -97,6 +97,14 @@ const char *cucu_nvrtc_locate(void);
 /* Records a version learnt from the cache's memo, before NVRTC is loaded. */
 void cucu_nvrtc_set_known_version(const char *v);
 
+/* The operands of a copy or its check (copy.c): integral layouts of one
+ * size *n, printed into ts and td for messages naming "op(ts, td)". */
+cute_cuda_status cucu_copy_operands(const char *op, const cute_layout *Ls,
+                                    const cute_layout *Ld, int64_t *n,
+                                    char ts[CUTE_MAX_TEXT],
+                                    char td[CUTE_MAX_TEXT],
+                                    cute_cuda_error *err);
+
 /* ---------------------------------------------------------------- errors -- */
 cute_cuda_status cucu_fail(cute_cuda_error *err, cute_cuda_status code,
                            const char *fmt, ...)
