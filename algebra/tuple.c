@@ -9,6 +9,7 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ------------------------------------------------------------- helpers -- */
@@ -464,12 +465,31 @@ bad_leaf:
                    "integer", tuple_text(crd, b1, sizeof b1), lc);
 }
 
+/* Prefixes err's message with "op(first, shape): ", the error contract's
+ * operation and operands; a malformed shape (st from cute_tuple_check) is
+ * not printed. */
+static cute_status coord_fail(cute_error *err, cute_status st, const char *op,
+                              const char *first, const cute_tuple *shape)
+{
+  char inner[CUTE_ERRMSG_SIZE], b[256];
+  if (!err) return st;
+  memcpy(inner, err->msg, sizeof inner);
+  inner[sizeof inner - 1] = '\0';
+  return cute_fail(err, st, "%s(%s, %s): %s", op, first,
+                   cute_tuple_check(shape, NULL) ? "?"
+                   : tuple_text(shape, b, sizeof b), inner);
+}
+
 cute_status cute_idx2crd(cute_tuple *crd, int64_t idx, const cute_tuple *shape,
                          cute_error *err)
 {
+  char i[24];
   cute_status st = cute_tuple_check(shape, err);
-  if (st) return st;
-  if ((st = spread(crd->v, idx, shape->v, shape->nleaf, err))) return st;
+  if (!st) st = spread(crd->v, idx, shape->v, shape->nleaf, err);
+  if (st) {
+    snprintf(i, sizeof i, "%lld", (long long)idx);
+    return coord_fail(err, st, "idx2crd", i, shape);
+  }
   memset(crd->e, 0, shape->nleaf * sizeof crd->e[0]);
   memcpy(crd->tok, shape->tok, shape->ntok);
   crd->ntok = shape->ntok;
@@ -482,14 +502,17 @@ cute_status cute_crd2idx(int64_t *idx, const cute_tuple *crd,
 {
   int64_t c[CUTE_MAX_LEAVES], r = 0, p = 1;
   int k;
+  char b[256];
   cute_status st = cute_tuple_natural(c, crd, shape, 0, err);
-  if (st) return st;
-  for (k = 0; k < shape->nleaf; k++) {
+  for (k = 0; !st && k < shape->nleaf; k++) {
     int64_t t;
     if (cute_mul(c[k], p, &t) || cute_add(r, t, &r) ||
         (k + 1 < shape->nleaf && cute_mul(p, shape->v[k], &p)))
-      return CUTE_OVERFLOW(err, "crd2idx");
+      st = cute_fail(err, CUTE_EOVERFLOW, "64-bit overflow");
   }
+  if (st)
+    return coord_fail(err, st, "crd2idx", cute_tuple_check(crd, NULL) ? "?"
+                      : tuple_text(crd, b, sizeof b), shape);
   *idx = r;
   return CUTE_OK;
 }
