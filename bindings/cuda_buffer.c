@@ -144,7 +144,10 @@ static int buffer_download(lua_State *L)
   h = lua_newuserdatauv(L, count * es + 1, 0);
   if (count > 0)
     TRY(L, cute_cuda_download(h, b->ptr + first * es, count * es, ERR));
-  lua_createtable(L, (int)count, 0);
+  /* a size hint only: (int)count would wrap past INT_MAX.  The table's
+   * memory counts against a state's memory_limit; the count is the
+   * buffer's at most (cute_cuda.h says why that is not capped) */
+  lua_createtable(L, count < 0x7fffffff ? (int)count : 0x7fffffff, 0);
   for (i = 0; i < count; i++) {
     if (fl) lua_pushnumber(L, cute_cuda_host_get(h, b->dtype, i));
     else

@@ -240,7 +240,9 @@ static const char **string_list(lua_State *L, int arg, int *n)
   *n = 0;
   if (lua_isnoneornil(L, arg)) return NULL;
   luaL_checktype(L, arg, LUA_TTABLE);
-  *n = (int)luaL_len(L, arg);
+  /* the raw length, which the table's memory bounds: a __len could claim
+   * any size and have it allocated below */
+  *n = (int)lua_rawlen(L, arg);
   v = lua_newuserdatauv(L, sizeof(char *) * (size_t)(*n + 1), 0); /* GC'd */
   for (i = 0; i < *n; i++) {
     lua_rawgeti(L, arg, i + 1);
@@ -579,5 +581,11 @@ int luaopen_cute_cuda_core(lua_State *L)
   cuda_lua_open_buffer(L);
   lua_pushstring(L, cute_cuda_prelude);
   lua_setfield(L, -2, "prelude");
+  /* limits = {check, includes, include_depth}: cute_cuda.h's, to read */
+  lua_createtable(L, 0, 3);
+  cuda_lua_setint(L, "check", CUTE_CUDA_MAX_CHECK);
+  cuda_lua_setint(L, "includes", CUTE_CUDA_MAX_INCLUDES);
+  cuda_lua_setint(L, "include_depth", CUTE_CUDA_MAX_INCLUDE_DEPTH);
+  lua_setfield(L, -2, "limits");
   return 1;
 }

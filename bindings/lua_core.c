@@ -39,6 +39,24 @@ static void push_metatables(lua_State *L)
   lua_setfield(L, -2, "metatables");
 }
 
+/* core.limits = {leaves = 32, ...}: the constants of cute.h, for reading
+ * (cute.limits lists them beside the stdlib's own limits). */
+static void push_limits(lua_State *L)
+{
+  static const struct { const char *name; lua_Integer v; } limits[] = {
+    {"leaves", CUTE_MAX_LEAVES}, {"tokens", CUTE_MAX_TOKENS},
+    {"depth", CUTE_MAX_DEPTH}, {"basis_depth", CUTE_MAX_BASIS_DEPTH},
+    {"basis_index", CUTE_MAX_BASIS_INDEX}, {"tiler", CUTE_MAX_TILER},
+    {"text", CUTE_MAX_TEXT}, {"walk", CUTE_MAX_WALK}};
+  size_t i;
+  lua_createtable(L, 0, sizeof limits / sizeof limits[0]);
+  for (i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+    lua_pushinteger(L, limits[i].v);
+    lua_setfield(L, -2, limits[i].name);
+  }
+  lua_setfield(L, -2, "limits");
+}
+
 int luaopen_cute_core(lua_State *L)
 {
   luaL_checkversion(L);
@@ -48,5 +66,6 @@ int luaopen_cute_core(lua_State *L)
   cutelua_open_swizzle(L);
   cutelua_open_algebra(L);
   push_metatables(L);
+  push_limits(L);
   return 1;
 }

@@ -43,6 +43,7 @@ local cuda = {
   stream = core.stream,
   synchronize = core.synchronize,
   compare = core.compare,         -- compare(got, ref [, rtol, atol])
+  limits = core.limits,           -- {check, includes, include_depth}
 }
 
 -- core.compile, warning once (Lua's warn) when the disk cache could not
@@ -158,8 +159,11 @@ function Tensor:ptr()
   return (self.buffer:info()) + self.offset * esize[self.dtype]
 end
 
---- Values in logical (colexicographic) order, read back from the device.
+--- Values in logical (colexicographic) order, read back from the device;
+-- at most cute.limits.visit of them (a stride-0 layout has any size).
 function Tensor:to_table()
+  require("cute.limits").check("visit", "to_table", tostring(self),
+                               cute.size(self.layout), "elements")
   local lo, hi = reach(self.layout)
   local data = self.buffer:download(self.offset + lo, hi - lo + 1)
   local out, L = {}, self.layout

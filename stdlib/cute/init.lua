@@ -21,6 +21,7 @@ local divide = require "cute.divide"
 local product = require "cute.product"
 local partition = require "cute.partition"
 local show = require "cute.print"
+local limits = require "cute.limits"
 
 local cute = {
   _VERSION = "cute 0.1",
@@ -88,6 +89,10 @@ local cute = {
 
   print_layout = show.print_layout,
   format_layout = show.format_layout,
+
+  -- what one call may cost: cells of a picture, elements of a brute-force
+  -- walk, and the C limits (stdlib/cute/limits.lua)
+  limits = limits,
 }
 
 --- make_layout(L0, L1, ...) concatenates layouts, (L0, L1, ...); with

@@ -13,22 +13,27 @@
 -- shown as one column, and a coordinate layout's cells hold tuple text
 -- ("(1,2)") with the width of the longest.
 --
--- Limit: at most max_cells (65536) cells, in print_layout and in every
--- picture (cute.show, cute.render, cutelua --show); a bigger layout is
--- refused with its size before any work, as drawing it would not end.
+-- Limit: at most cute.limits.cells (65536) cells, in print_layout and in
+-- every picture (cute.show, cute.render, cutelua --show); a bigger layout
+-- is refused with its size before any work, as drawing it would not end.
 local core = require "cute.core"
 local tiler = require "cute.tiler"
+local limits = require "cute.limits"
 
 local M = {}
 
-M.max_cells = 65536
+-- cute.print.max_cells: the old name of cute.limits.cells (reads and
+-- writes go there).
+setmetatable(M, {
+  __index = function(_, k) if k == "max_cells" then return limits.cells end end,
+  __newindex = function(t, k, v)
+    if k == "max_cells" then limits.cells = v else rawset(t, k, v) end
+  end})
 
---- Raises "op(L): n cells exceed the limit of 65536 ..." when n is too big.
+--- Raises "op(L): n cells exceed the limit of 65536 cells
+-- (cute.limits.cells)" when n is too big.
 function M.check_cells(op, L, n)
-  if n > M.max_cells then
-    error(("%s(%s): %d cells exceed the limit of %d cells (cute.print"
-      .. ".max_cells)"):format(op, tostring(L), n, M.max_cells))
-  end
+  limits.check("cells", op, tostring(L), n, "cells")
 end
 
 local Layout = core.metatables.Layout

@@ -23,6 +23,7 @@
 -- The checks (`bijection`) and the ownership table (`owners`) used by the
 -- pictures and the specs live here too.
 local core = require "cute.core"
+local limits = require "cute.limits"
 local partition = require "cute.partition"
 local product = require "cute.product"
 local tiler = require "cute.tiler"
@@ -93,6 +94,7 @@ function M.owners(tv, shape)
   end
   local n = core.size(shape)
   local nt, nv = core.size(tv:mode(0)), core.size(tv:mode(1))
+  limits.check("visit", "owners", tostring(tv), core.size(tv), "elements")
   local owners = {}
   for t = 0, nt - 1 do
     for v = 0, nv - 1 do
@@ -121,6 +123,7 @@ function M.bijection(tv, n)
     return false, ("%s without its broadcast modes is %s: %d elements for a "
       .. "tile of %d"):format(tostring(tv), tostring(F), size, n)
   end
+  limits.check("visit", "bijection", tostring(tv), size, "elements")
   local seen = {}
   for i = 0, size - 1 do
     local x = F(i)

@@ -18,6 +18,7 @@
 -- a thread go in one instruction (default 1), opts.bytes is the element
 -- size (default 4).  Threads 0..31 form warp 0, and so on.
 local core = require "cute.core"
+local limits = require "cute.limits"
 local tiler = require "cute.tiler"
 local model_m = require "cute.picture.model"
 local palette = require "cute.picture.palette"
@@ -84,6 +85,8 @@ function M.bank_conflicts(smem, access, opts)
     instructions = {}, cells = {}, worst = 1, wavefronts = 0, ideal = 0 },
     Result)
   local nt, nv = core.size(access:mode(0)), core.size(access:mode(1))
+  limits.check("visit", "bank_conflicts", tostring(smem) .. ", "
+    .. tostring(access), core.size(access), "accesses")
   local width = self.vec * self.bytes
   local per_phase = width <= 4 and 32 or math.max(1, 128 // width)
   local shape = { rows, cols }

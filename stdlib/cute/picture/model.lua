@@ -77,8 +77,9 @@ end
 -- transposed (an MMA's B, stored (n,k) but drawn k down, n across);
 -- `data` (a layout of the tile) gives the offsets shown on hover.
 function M.tv_panel(name, X, shape, row0, col0, data, flip)
-  local owners = tv.owners(X, shape)
   local I, J = shape[1], shape[2]
+  require("cute.print").check_cells("show", X, core.size(I) * core.size(J))
+  local owners = tv.owners(X, shape)
   local p = flip and M.panel(name, J, I, row0, col0)
     or M.panel(name, I, J, row0, col0)
   for j = 0, J - 1 do
@@ -105,9 +106,7 @@ function M.tv(X, shape, opts)
     error(("show(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
       :format(tostring(X)))
   end
-  local check = require("cute.print").check_cells
-  check("show", X, core.size(X))
-  check("show", X, core.size(shape[1]) * core.size(shape[2]))
+  require("cute.print").check_cells("show", X, core.size(X))
   local title = { opts.title or ("TV layout " .. tostring(X) .. " over "
     .. core.tuple_tostring(shape)) }
   if opts.data then title[2] = "data layout " .. tostring(opts.data) end

@@ -1,0 +1,210 @@
+-- cute.limits: every limit on what one call may cost, each hit once, the
+-- message naming the operation, its operands (CuTe text), the limit and its
+-- value (stdlib/cute/limits.lua lists them and says what is not capped).
+-- The C limits of cute.h are hit from Lua here and from C in
+-- spec/c/test_limits.c; those of cute_cuda.h in spec/c/test_cuda_limits.c
+-- and, on a GPU (#gpu), below.
+local cute = require "cute"
+local tv = require "cute.tv"
+local msg = require "helpers.err"
+
+local function has(text, s) assert.matches(s, text, 1, true) end
+
+-- Runs f with cute.limits[name] = value, restoring it after.
+local function with_limit(name, value, f)
+  local old = cute.limits[name]
+  cute.limits[name] = value
+  local ok, err = pcall(f)
+  cute.limits[name] = old
+  if not ok then error(err, 0) end
+end
+
+describe("cute.limits", function()
+  it("lists the stdlib's limits and the C ones", function()
+    local l = cute.limits
+    assert.equal(65536, l.cells)
+    assert.equal(1 << 24, l.visit)
+    assert.same({32, 96, 8, 3, 254, 8, 4096, 1 << 24},
+      {l.leaves, l.tokens, l.depth, l.basis_depth, l.basis_index, l.tiler,
+       l.text, l.walk})
+    assert.equal(l, require "cute.limits")
+  end)
+
+  it("keeps cute.print.max_cells as the old name of cells", function()
+    local p = require "cute.print"
+    assert.equal(cute.limits.cells, p.max_cells)
+    with_limit("cells", 65536, function()
+      p.max_cells = 4
+      assert.equal(4, cute.limits.cells)
+      has(msg(cute.print_layout, cute.layout "(2,3)"),
+          "print_layout((2,3):(1,2)): 6 cells exceed the limit of 4 cells "
+          .. "(cute.limits.cells)")
+    end)
+    assert.equal(65536, p.max_cells)
+  end)
+end)
+
+describe("cute.limits.cells", function()
+  local big = cute.layout "(1000,1000):(1,1000)"
+  local why = "1000000 cells exceed the limit of 65536 cells "
+              .. "(cute.limits.cells)"
+
+  it("bounds print_layout and the pictures", function()
+    has(msg(cute.print_layout, big), "print_layout((1000,1000):(1,1000)): "
+        .. why)
+    has(msg(cute.render, big, "txt"), "show((1000,1000):(1,1000)): " .. why)
+    has(msg(cute.render, cute.layout "(32,4):(1,32)", "txt",
+            { tile = { 1000, 1000 } }), "show((32,4):(1,32)): " .. why)
+  end)
+
+  it("bounds the panels of an MMA picture (its tiles)", function()
+    local mma = cute.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN",
+                                    cute.layout "(64,128,1)")
+    -- C is (16*64) x (8*128) = 1024 x 1024
+    has(msg(cute.render, mma, "txt"), "cells exceed the limit of 65536 "
+        .. "cells (cute.limits.cells)")
+  end)
+
+  it("is a bound, not an off-by-one", function()
+    with_limit("cells", 6, function()
+      assert.truthy(#cute.format_layout(cute.layout "(2,3)") > 0)
+      has(msg(cute.format_layout, cute.layout "(7)"),
+          "print_layout((7):(1)): 7 cells exceed the limit of 6 cells")
+    end)
+  end)
+end)
+
+describe("cute.limits.visit", function()
+  local huge = cute.layout "((65536,512),1):((1,0),0)"   -- 2^25 elements
+  local why = "33554432 elements exceed the limit of 16777216 elements "
+              .. "(cute.limits.visit)"
+
+  it("bounds tv.owners and tv.bijection", function()
+    has(msg(tv.owners, huge, { 4, 4 }),
+        "owners(((65536,512),1):((1,0),0)): " .. why)
+    has(msg(tv.bijection, cute.layout "(65536,512):(1,65536)", 1 << 25),
+        "bijection((65536,512):(1,65536)): " .. why)
+  end)
+
+  it("bounds the accesses cute.bank_conflicts walks", function()
+    has(msg(cute.bank_conflicts, cute.layout { 32, 32 },
+            cute.layout "(65536,512):(0,0)"),
+        "bank_conflicts((32,32):(1,32), (65536,512):(0,0)): 33554432 "
+        .. "accesses exceed the limit of 16777216 accesses "
+        .. "(cute.limits.visit)")
+  end)
+
+  it("is a bound, not an off-by-one", function()
+    with_limit("visit", 64, function()
+      assert.equal(64, #tv.owners(cute.layout "(8,8):(1,8)", { 8, 8 }))
+      assert.is_true((tv.bijection(cute.layout "(8,8):(1,8)", 64)))
+      has(msg(tv.owners, cute.layout "(5,13):(13,1)", { 5, 13 }),
+          "owners((5,13):(13,1)): 65 elements exceed the limit of 64")
+    end)
+  end)
+end)
+
+describe("the C limits (cute.h) from Lua", function()
+  local function list(x, n)
+    local t = {}
+    for i = 1, n do t[i] = x end
+    return "(" .. table.concat(t, ",") .. ")"
+  end
+
+  it("CUTE_MAX_LEAVES: 32 leaves", function()
+    has(msg(cute.layout, list(2, 33)), "more than 32 leaves (CUTE_MAX_LEAVES)")
+    assert.equal(32, #cute.layout(list(2, 32)):shape())
+    local half = cute.layout(list(2, 17) .. ":" .. list(0, 17))
+    local m = msg(cute.make_layout, half, half)
+    has(m, "concat(" .. tostring(half) .. ", " .. tostring(half) .. "): ")
+    has(m, "32 leaves (CUTE_MAX_LEAVES)")
+  end)
+
+  it("CUTE_MAX_TOKENS: 96 tokens", function()
+    has(msg(cute.tuple, list("()", 48)), "more than 96 tokens "
+        .. "(CUTE_MAX_TOKENS)")
+    assert.equal(47, #cute.tuple(list("()", 47)))
+  end)
+
+  it("CUTE_MAX_DEPTH: nesting 8 deep, in text and in tables", function()
+    local deep = ("("):rep(9) .. "2" .. (")"):rep(9)
+    has(msg(cute.tuple, deep), deep)
+    has(msg(cute.tuple, deep), "depth above 8 (CUTE_MAX_DEPTH)")
+    local t = 2
+    for _ = 1, 9 do t = { t } end
+    has(msg(cute.layout, t), "depth above 8 (CUTE_MAX_DEPTH)")
+    local cyclic = {}
+    cyclic[1] = cyclic
+    has(msg(cute.layout, cyclic), "depth above 8 (CUTE_MAX_DEPTH)")
+  end)
+
+  it("CUTE_MAX_BASIS_DEPTH and CUTE_MAX_BASIS_INDEX", function()
+    has(msg(cute.layout, "(4,8):(1@0@0@0@0,1@1)"),
+        "CUTE_MAX_BASIS_DEPTH (3)")
+    has(msg(cute.layout, "(4,8):(1@255,1@1)"),
+        "basis index 255 exceeds CUTE_MAX_BASIS_INDEX (254)")
+    has(msg(cute.make_identity_layout, { { { { 2 } } } }),
+        "make_identity_layout(")
+    has(msg(cute.make_identity_layout, { { { { 2 } } } }),
+        "deeper than 3 basis levels (CUTE_MAX_BASIS_DEPTH)")
+  end)
+
+  it("CUTE_MAX_TEXT: 4096 characters", function()
+    has(msg(cute.layout, "8" .. (" "):rep(4096)),
+        "text longer than CUTE_MAX_TEXT (4096) characters")
+    assert.equal("8:1", tostring(cute.layout("8" .. (" "):rep(4095))))
+  end)
+
+  it("CUTE_MAX_WALK: a swizzled cosize is exact up to 2^24 elements, a "
+     .. "bound beyond", function()
+    assert.equal((1 << 24) + 1,
+                 cute.cosize(cute.layout "Sw<3,4,3> o 1 o 16777216:1"))
+    assert.equal((1 << 24) + 1024,
+                 cute.cosize(cute.layout "Sw<3,4,3> o 1 o 16777217:1"))
+  end)
+end)
+
+describe("the limits of cute.cuda (cute_cuda.h)", function()
+  local ok, cuda = pcall(require, "cute.cuda")
+  if not ok then
+    pending("no cute.cuda: " .. tostring(cuda))
+    return
+  end
+
+  it("are listed in cute.cuda.limits", function()
+    assert.same({ check = 1 << 28, includes = 1024, include_depth = 16 },
+                cuda.limits)
+  end)
+
+  describe("on a GPU #gpu", function()
+    local have_gpu, why = cuda.available()
+    if not have_gpu then
+      pending("no GPU: " .. why)
+      return
+    end
+    local one = cuda.buffer("f32", 1):iota()
+
+    it("bounds check_copy (2^28 elements) and refuses unequal sizes",
+       function()
+      local src = cuda.tensor(one, "1073741824:0")
+      local dst = cuda.tensor(cuda.buffer("f32", 1), "1073741824:0")
+      has(msg(cuda.check_copy, src, dst), "cute.cuda: check_copy("
+          .. "1073741824:0, 1073741824:0): 1073741824 elements exceed the "
+          .. "limit of 268435456 elements a check compares "
+          .. "(CUTE_CUDA_MAX_CHECK); check a sample")
+      cuda.copy(src, dst)
+      assert.is_nil(cuda.check_copy(src, dst, 1000, 1))
+      local four = cuda.tensor(cuda.buffer("f32", 4), "4:1")
+      has(msg(cuda.check_copy, cuda.tensor(one, "8:0"), four),
+          "check_copy(8:0, 4:1): size(src) == size(dst) violated")
+    end)
+
+    it("bounds Tensor:to_table by cute.limits.visit", function()
+      local T = cuda.tensor(one, "(65536,512):(0,0)")
+      has(msg(T.to_table, T), "to_table(tensor<f32> {0} o (65536,512):(0,0)): "
+          .. "33554432 elements exceed the limit of 16777216 elements "
+          .. "(cute.limits.visit)")
+      assert.same({ 0, 0, 0 }, cuda.tensor(one, "3:0"):to_table())
+    end)
+  end)
+end)

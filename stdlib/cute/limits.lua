@@ -1,0 +1,46 @@
+--- cute.limits -- every limit on what one call may cost, in one place
+-- (cute.limits).  A call past a limit raises an error before any work,
+-- naming the operation, its operands, the limit and its value:
+--
+--   show((100000,100000):(1,100000)): 10000000000 cells exceed the limit
+--   of 65536 cells (cute.limits.cells)
+--
+-- The stdlib's own limits, on Lua work that grows with a layout's size
+-- rather than its leaf count (a script may raise them, at its own cost):
+--   cells  65536  cells print_layout and every picture draw (cute.show,
+--                 cute.render, cutelua --show; cute.print.max_cells is the
+--                 old name of this one)
+--   visit  2^24   elements a brute-force walk in Lua visits, and the
+--                 entries of the table it fills: tv.owners, tv.bijection,
+--                 the accesses of cute.bank_conflicts, Tensor:to_table
+-- The C limits, for reading (the C code keeps its own constants):
+--   leaves 32, tokens 96, depth 8, basis_depth 3, basis_index 254,
+--   tiler 8, text 4096 (algebra/cute.h: CUTE_MAX_*, CUTE_ELIMIT errors);
+--   walk 2^24 (CUTE_MAX_WALK: the cosize of a swizzled layout is exact up
+--   to it, an upper bound beyond); cute.cuda.limits has the bridge's
+--   (cuda/cute_cuda.h: check 2^28 elements of cuda.check_copy, includes
+--   1024 and include_depth 16 headers keyed for the disk cache).
+--
+-- What is not capped, and why.  Everything else in the stdlib loops over
+-- modes, leaves or tiler entries, or calls cute.core once per mode.  The
+-- remaining loops over a layout's size -- gemm.injective counts offsets up
+-- to 2^16 and then answers "not injective" -- stay below these limits.
+-- In a state with an instruction budget (vm/cutelua.h) every Lua loop is
+-- also interrupted by the budget; a limit here bounds the one call where
+-- no budget is set, and gives the reason instead of a spent budget.
+local core = require "cute.core"
+
+local M = { cells = 65536, visit = 1 << 24 }
+for name, value in pairs(core.limits) do M[name] = value end
+
+--- Raises "op(operands): n what exceed the limit of m what
+-- (cute.limits.name)" when n > M[name]; `operands` is their text.
+function M.check(name, op, operands, n, what)
+  local m = M[name]
+  if n > m then
+    error(("%s(%s): %d %s exceed the limit of %d %s (cute.limits.%s)")
+      :format(op, operands, n, what, m, what, name), 2)
+  end
+end
+
+return M
