@@ -16,6 +16,16 @@
  *       touches no memory): charged one instruction per element (sort:
  *       n log2 n) before they run; past the budget the run stops.  Where
  *       __len is a Lua function it runs twice (here and in the library).
+ *
+ * The `cute` module needs no wrapper.  A cute.core call does work bounded
+ * by the constants of cute.h, whatever its operands (leaves, tokens, text;
+ * the longest is a swizzled cosize's walk of CUTE_MAX_WALK elements,
+ * ~0.1 s), and the stdlib's walks over a layout's elements are Lua loops,
+ * which the count hook sees, capped besides by cute.limits for states
+ * without a budget.  cute.cuda, the one part whose C work grows with its
+ * data (buffer fills, compares, downloads: linear in a device buffer;
+ * check_copy: at most CUTE_CUDA_MAX_CHECK elements), is closed in a
+ * sandbox, and a host that opens io trusts its scripts.
  */
 #include <ctype.h>
 #include <math.h>

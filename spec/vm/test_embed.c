@@ -160,6 +160,54 @@ static void test_instruction_budget(void) {
   cutelua_close(S);
 }
 
+/* Each way of hitting a limit, then a run that needs the state whole: the
+ * Lua heap, the registry's `cute` and the budget's hook all survive. */
+static void stop_then_usable(cutelua_state *S, const char *code,
+                             cutelua_status want, const char *why) {
+  cutelua_status st = cutelua_run_string(S, code, "=limit");
+  CHECK(st == want, "%s: status %d, want %d (%s)", code, (int)st, (int)want,
+        cutelua_last_error(S));
+  HAS(cutelua_last_error(S), why);
+  st = cutelua_run_string(S, "local c = require 'cute'\n"
+                             "return c.logical_divide(c.layout {8, 8}, {2, 4})",
+                          "=after");
+  CHECK(st == CUTELUA_OK, "usable after [%s]: %s", code,
+        cutelua_last_error(S));
+}
+
+static void test_limits_keep_state(void) {
+  const char *mem = "not enough memory", *ex = "instruction budget exhausted";
+  cutelua_state *S = open_with((size_t)4 << 20, 0, 0);
+  /* the memory cap, hit by Layout userdata that a loop keeps */
+  stop_then_usable(S, "local c = require 'cute' local t = {}\n"
+                      "for i = 1, 1e9 do t[i] = c.layout {4, i} end",
+                   CUTELUA_EMEM, mem);
+  /* ... and inside one C call of cute (its result table) */
+  stop_then_usable(S, "local c = require 'cute' local t = {}\n"
+                      "for i = 1, 1e9 do t[i] = c.tuple '((2,2),(4,2))' end",
+                   CUTELUA_EMEM, mem);
+  cutelua_close(S);
+  S = open_with(0, 200000, 0);
+  /* the budget, hit by pure Lua, by a loop of cute operations, by a
+   * stdlib walk in Lua (tv.bijection visits 2^16 elements) and by a
+   * guarded library call */
+  stop_then_usable(S, "local n = 0 while true do n = n + 1 end",
+                   CUTELUA_EBUDGET, ex);
+  stop_then_usable(S, "local c = require 'cute'\n"
+                      "local A = c.layout '(4,6,8):(2,3,5)'\n"
+                      "while true do c.composition(A, c.layout '6:12') end",
+                   CUTELUA_EBUDGET, ex);
+  stop_then_usable(S, "local c = require 'cute'\n"
+                      "require('cute.tv').bijection(c.layout {256, 256}, "
+                      "65536)", CUTELUA_EBUDGET, ex);
+  stop_then_usable(S, "table.move({}, 1, 1 << 40, 2)", CUTELUA_EBUDGET, ex);
+  /* a cute limit is an ordinary error, caught by pcall */
+  stop_then_usable(S, "local c = require 'cute'\n"
+                      "c.print_layout(c.layout {1000, 1000})", CUTELUA_ERUN,
+                   "1000000 cells exceed the limit of 65536 cells");
+  cutelua_close(S);
+}
+
 static void test_io_flags(void) {
   cutelua_state *S = open_with(0, 0, 0);
   CHECK(cutelua_run_string(S, "assert(io == nil and os == nil and "
@@ -185,6 +233,7 @@ int main(void) {
   test_layout_readback();
   test_memory_limit();
   test_instruction_budget();
+  test_limits_keep_state();
   test_io_flags();
   return test_finish();
 }
