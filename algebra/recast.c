@@ -17,6 +17,8 @@
  */
 #include "internal.h"
 
+#include <string.h>
+
 static cute_status check_factor(const char *op, const cute_layout *L,
                                 int64_t n, cute_error *err)
 {
@@ -112,6 +114,7 @@ cute_status cute_recast(cute_layout *out, const cute_layout *L,
 {
   int up = new_bits > old_bits;
   int64_t wide = up ? new_bits : old_bits, narrow = up ? old_bits : new_bits;
+  cute_status st;
   if (old_bits <= 0 || new_bits <= 0)
     return cute_fail_op(err, CUTE_EINVAL, "recast", L, NULL,
                         "element widths %lld -> %lld bits must be positive",
@@ -120,6 +123,16 @@ cute_status cute_recast(cute_layout *out, const cute_layout *L,
     return cute_fail_op(err, CUTE_EDIVISIBILITY, "recast", L, NULL,
                         "divisibility: %lld bits is not a multiple of "
                         "%lld bits", (long long)wide, (long long)narrow);
-  return up ? cute_upcast(out, L, wide / narrow, err)
-            : cute_downcast(out, L, wide / narrow, err);
+  st = up ? cute_upcast(out, L, wide / narrow, err)
+          : cute_downcast(out, L, wide / narrow, err);
+  if (st && err) {
+    /* the call the user made, then the step that failed */
+    char inner[CUTE_ERRMSG_SIZE], text[CUTE_ERRMSG_SIZE / 2];
+    memcpy(inner, err->msg, sizeof inner);
+    inner[sizeof inner - 1] = '\0';
+    cute_layout_print(L, text, sizeof text);
+    cute_fail(err, st, "recast(%s, %lld, %lld): %s", text,
+              (long long)old_bits, (long long)new_bits, inner);
+  }
+  return st;
 }
