@@ -254,11 +254,13 @@ static int l_depth(lua_State *L)
 static int l_cosize(lua_State *L)
 {
   cute_layout *l = cutelua_testlayout(L, 1);
+  cute_composed *c = l ? NULL : cutelua_testcomposed(L, 1);
   cute_error err;
   int64_t n;
-  cute_status st = l ? cute_layout_cosize(l, &n, &err)
-                     : cute_composed_cosize(cutelua_checkcomposed(L, 1), &n,
-                                            &err);
+  cute_status st;
+  if (!l && !c)
+    return luaL_typeerror(L, 1, "cute.Layout or cute.ComposedLayout");
+  st = l ? cute_layout_cosize(l, &n, &err) : cute_composed_cosize(c, &n, &err);
   if (st) return cutelua_error(L, &err);
   lua_pushinteger(L, (lua_Integer)n);
   return 1;
