@@ -57,12 +57,15 @@ describe("cute.limits.cells", function()
             { tile = { 1000, 1000 } }), "show((32,4):(1,32)): " .. why)
   end)
 
-  it("bounds the panels of an MMA picture (its tiles)", function()
+  it("bounds an MMA picture by its three tiles, before drawing any",
+     function()
     local mma = cute.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN",
                                     cute.layout "(64,128,1)")
-    -- C is (16*64) x (8*128) = 1024 x 1024
-    has(msg(cute.render, mma, "txt"), "cells exceed the limit of 65536 "
-        .. "cells (cute.limits.cells)")
+    -- A 1024 x 16, B 1024 x 16, C (16*64) x (8*128) = 1024 x 1024
+    local m = msg(cute.render, mma, "txt")
+    has(m, "show(TiledMMA")
+    has(m, "1081344 cells exceed the limit of 65536 cells "
+        .. "(cute.limits.cells)")
   end)
 
   it("is a bound, not an off-by-one", function()

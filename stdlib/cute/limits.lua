@@ -7,9 +7,9 @@
 --
 -- The stdlib's own limits, on Lua work that grows with a layout's size
 -- rather than its leaf count (a script may raise them, at its own cost):
---   cells  65536  cells print_layout and every picture draw (cute.show,
---                 cute.render, cutelua --show; cute.print.max_cells is the
---                 old name of this one)
+--   cells  65536  cells print_layout and every picture draw, all its
+--                 panels together (cute.show, cute.render, cutelua --show;
+--                 cute.print.max_cells is the old name of this one)
 --   visit  2^24   elements a brute-force walk in Lua visits, and the
 --                 entries of the table it fills: tv.owners, tv.bijection,
 --                 the accesses of cute.bank_conflicts, Tensor:to_table

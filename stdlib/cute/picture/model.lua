@@ -130,6 +130,10 @@ function M.mma(x, opts)
     head = ("TiledMMA of %s, ThrLayoutVMNK %s"):format(x.atom.name or
       "MMA_Atom", tostring(x.thr_layout_vmnk))
   end
+  -- all three tiles before any panel is drawn
+  require("cute.print").check_cells("show", x,
+    core.size(Kt) * (core.size(Mt) + core.size(Nt))
+    + core.size(Mt) * core.size(Nt))
   local gap = Kt + 2
   local pA = M.tv_panel("A", A, { Mt, Kt }, gap, 0)
   local pB = M.tv_panel("B", B, { Nt, Kt }, 0, gap, nil, true)
@@ -149,6 +153,8 @@ end
 -- tile, side by side.
 function M.copy(x, opts)
   local shape = x.tiler_mn
+  require("cute.print").check_cells("show", x,
+    2 * core.size(shape[1]) * core.size(shape[2]))
   local S, D = x:get_layoutS_TV(), x:get_layoutD_TV()
   local pD = M.tv_panel("D", D, shape, 0, shape[2] + 3)
   pD.tikz = { dc = shape[2] + 3, labels = "right" }
