@@ -122,6 +122,15 @@ void cute_cuda_cache_forget_memory(void)
   }
 }
 
+/* The entries live as long as this copy of the code, not longer: lua_close
+ * unloads cute/cuda/core.so from a plain lua5.4, and entries left behind
+ * would be lost (a leak per load; valgrind and LSan report it).  In a
+ * program linked statically this runs at exit. */
+#if defined(__GNUC__)
+static void cache_unload(void) __attribute__((destructor));
+static void cache_unload(void) { cute_cuda_cache_forget_memory(); }
+#endif
+
 /* ----------------------------------------------------------------- files -- */
 static int mkdirs(const char *path)
 {

@@ -22,11 +22,13 @@
 cucu_driver cucu_cu;
 cucu_nvrtc cucu_rtc;
 
-/* The outcome of each load, remembered: loading is attempted once. */
+/* The outcome of each load, remembered: loading is attempted once.  The
+ * message is kept in place, not on the heap: a heap copy held by a static
+ * is lost when lua_close unloads cute/cuda/core.so (LSan found it). */
 typedef struct lib_state {
   int tried;
   cute_cuda_status status;
-  char *msg;
+  char msg[1024];
   double ms;
 } lib_state;
 
@@ -107,14 +109,15 @@ static cute_cuda_status remember(lib_state *st, cute_cuda_status s,
                                  cute_cuda_error *err)
 {
   st->status = s;
-  if (s != CUTE_CUDA_OK && err && err->msg) st->msg = cucu_strdup(err->msg);
+  if (s != CUTE_CUDA_OK && err && err->msg)
+    snprintf(st->msg, sizeof st->msg, "%s", err->msg);
   return s;
 }
 
 static cute_cuda_status repeat(const lib_state *st, cute_cuda_error *err)
 {
   if (st->status == CUTE_CUDA_OK) return CUTE_CUDA_OK;
-  return cucu_fail(err, st->status, "%s", st->msg ? st->msg : "cute.cuda: "
+  return cucu_fail(err, st->status, "%s", st->msg[0] ? st->msg : "cute.cuda: "
                    "initialisation failed earlier");
 }
 
