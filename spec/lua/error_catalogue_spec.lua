@@ -154,3 +154,288 @@ describe("malformed text", function()
          cute.layout, "4:1\0x")
   end)
 end)
+
+-------------------------------------------------- inadmissible algebra --
+-- Each condition of the algebra by name, with the exact message where it
+-- reads "op(A, B): condition violated: why".
+describe("inadmissible composition", function()
+  local function comp(a, b, reason)
+    local msg = says({("composition(%s, %s): "):format(a, b), reason},
+                     cute.composition, L(a), L(b))
+    assert.equal(1, msg:find("composition(", 1, true))
+    return msg
+  end
+
+  it("stride divisibility (eq. 20; paper 3.3.3)", function()
+    assert.equal("composition((4,6,8):(2,3,5), 6:3): stride divisibility "
+      .. "condition violated: prefix product 4 of A's shape and stride 3 of B "
+      .. "divide neither way", err(cute.composition, L "(4,6,8):(2,3,5)", L "6:3"))
+  end)
+
+  it("shape divisibility (eq. 21; paper 3.3.3)", function()
+    assert.equal("composition((4,6,8):(2,3,5), 6:1): shape divisibility "
+      .. "condition violated: ceil(4/1) = 4 and shape 6 of B divide neither way",
+      err(cute.composition, L "(4,6,8):(2,3,5)", L "6:1"))
+  end)
+
+  it("the paper's two failing 'apparent violations' (3.3.3)", function()
+    -- cannot be truncated enough / cannot be coalesced
+    comp("(4,2,8):(3,12,97)", "4:3", "stride divisibility condition violated")
+    comp("(4,2,8):(3,15,97)", "3:3", "stride divisibility condition violated")
+    -- while the apparent one is admissible
+    assert.equal("3:9", tostring(cute.composition(L "(4,2,8):(3,12,97)", L "3:3")))
+  end)
+
+  it("distributivity: the images of B's modes would carry into one another", function()
+    comp("(4,2):(1,10)", "(2,2):(3,1)", "distributivity condition violated: "
+      .. "the images of B's modes overlap within mode 0 (extent 4) of coalesced A")
+  end)
+
+  it("a negative stride of B that does not step over whole modes of A", function()
+    comp("(4,2):(1,10)", "2:-1", "negative stride in right operand not supported (stride -1)")
+  end)
+
+  it("coordinate strides of B: mixed, or naming no mode of A", function()
+    comp("(4,6):(2,9)", "(3,2):(1@0,1)", "strides of B mix integers and basis elements")
+    comp("(4,6):(2,9)", "3:1@2", "stride 1@2 of B names no mode of A")
+  end)
+
+  it("tiler rank: a by-mode tiler longer than the layout", function()
+    assert.equal("composition((4,8):(1,4), <2:1,2:1,2:1>): tiler has 3 modes "
+      .. "but the layout has rank 2", err(cute.composition, L "(4,8):(1,4)", {2, 2, 2}))
+    says({"logical_divide((4,8):(1,4), <2:1,2:1,2:1>): ", "tiler has 3 modes"},
+         cute.logical_divide, L "(4,8)", {2, 2, 2})
+  end)
+
+  it("a tiler mode that fails names the mode's composition", function()
+    says({"composition((4,(4,6,8)):(1,(4,2,3)), <2:1,6:3>): ",
+          "composition((4,6,8):(4,2,3), 6:3): stride divisibility condition violated"},
+         cute.composition, L "(4,(4,6,8)):(1,(4,2,3))", {2, L "6:3"})
+  end)
+end)
+
+describe("complement and inverses", function()
+  it("complement of a non-injective layout", function()
+    assert.equal("complement((2,2):(1,1)): non-injective (or interleaved) "
+      .. "modes: stride 1 of mode 2:1 lies inside [0,2), the span of the "
+      .. "modes of smaller stride", err(cute.complement, L "(2,2):(1,1)"))
+  end)
+
+  it("complement against a cotarget whose holes do not tile", function()
+    assert.equal("complement((4,8):(1,5)): divisibility: stride 5 is not a "
+      .. "multiple of 4, so the hole below it cannot be tiled to cover [0,80)",
+      err(cute.complement, L "(4,8):(1,5)", 80))
+  end)
+
+  it("complement: negative strides, coordinate layouts, cotarget", function()
+    assert.equal("complement((4,8):(1,-4)): negative stride -4",
+                 err(cute.complement, L "(4,8):(1,-4)"))
+    assert.equal("complement((4,8):(1@0,1@1)): an integer cotarget (32) needs "
+      .. "an integral codomain", err(cute.complement, cute.make_identity_layout {4, 8}, 32))
+    assert.equal("complement((4,8):(1,1@1)): strides mix integers and basis elements",
+                 err(cute.complement, L "(4,8):(1,1@1)"))
+    says({"bad argument #2 to '", "complement'", "cotarget 0 is not a positive "
+          .. "integer (leave it out for the minimal complement)"},
+         cute.complement, L "4:2", 0)
+  end)
+
+  it("right and left inverses refuse negative strides", function()
+    assert.equal("right_inverse((4,8):(1,-4)): negative stride -4",
+                 err(cute.right_inverse, L "(4,8):(1,-4)"))
+    assert.equal("left_inverse((4,8):(1,-4)): negative stride -4",
+                 err(cute.left_inverse, L "(4,8):(1,-4)"))
+  end)
+
+  it("left_inverse refuses overlapping modes (not injective)", function()
+    assert.equal("left_inverse((2,2):(1,1)): non-injective (or interleaved) "
+      .. "modes: mode 2:1 reaches past stride 1", err(cute.left_inverse, L "(2,2):(1,1)"))
+  end)
+
+  it("max common vector/layout need integral layouts", function()
+    local I = cute.make_identity_layout {4, 8}
+    assert.equal("max_common_vector((4,8):(1@0,1@1), 32:1): needs two integral "
+      .. "layouts", err(cute.max_common_vector, I, L "32:1"))
+    assert.equal("max_common_layout((4,8):(1,4), (4,8):(1@0,1@1)): needs two "
+      .. "integral layouts", err(cute.max_common_layout, L "(4,8):(1,4)", I))
+  end)
+
+  it("recasts: divisibility and factors", function()
+    assert.equal("upcast((4,8):(1,4)): divisibility: shape 4 of mode 4:1 is not "
+      .. "a multiple of 3", err(cute.upcast, L "(4,8):(1,4)", 3))
+    assert.equal("downcast((4,8):(1,4)): factor 0 is not positive",
+                 err(cute.downcast, L "(4,8):(1,4)", 0))
+    assert.equal("recast((3,8):(1,3), 16, 32): upcast((3,8):(1,3)): divisibility: "
+      .. "shape 3 of mode 3:1 is not a multiple of 2", err(cute.recast, L "(3,8):(1,3)", 16, 32))
+    assert.equal("recast((4,8):(1,4)): element widths 16 -> 0 bits must be positive",
+                 err(cute.recast, L "(4,8):(1,4)", 16, 0))
+    says({"upcast((4,8):(1@0,1@1)): ", "a coordinate layout has no element size"},
+         cute.upcast, cute.make_identity_layout {4, 8}, 2)
+  end)
+
+  it("codomain: integer-only queries of coordinate layouts", function()
+    assert.equal("cosize((4,8):(1@0,1@1)): needs an integral codomain (strides "
+      .. "are bases)", err(cute.cosize, cute.make_identity_layout {4, 8}))
+  end)
+
+  it("constructors: positive shapes, congruent strides, swizzle parameters", function()
+    assert.equal("make_layout((4,0):(1,0)): shape leaf 1 is not a positive integer",
+                 err(cute.layout, {4, 0}))
+    assert.equal("make_layout((4,8):(1)): shape and stride are not congruent",
+                 err(cute.layout, {4, 8}, {1}))
+    assert.equal("swizzle(3, 4, 2): |S| >= B violated: the xor fields would overlap",
+                 err(cute.swizzle, 3, 4, 2))
+    assert.equal("swizzle(-1, 4, 2): B and M must be >= 0", err(cute.swizzle, -1, 4, 2))
+  end)
+
+  it("modes and coordinates out of range", function()
+    local A = L "(4,8):(1,4)"
+    assert.equal("mode((4,8):(1,4)): mode 5 outside [0,2)", err(A.mode, A, 5))
+    assert.equal("group((4,8):(1,4)): modes [1,5) outside [0,2]",
+                 err(cute.group_modes, A, 1, 5))
+    assert.equal("take((4,8):(1,4)): modes [2,1) outside [0,2]", err(cute.take, A, 2, 1))
+    assert.equal("select((4,8):(1,4)): mode 3 outside [0,2)", err(cute.select, A, 3))
+    assert.equal("replace((4,8):(1,4), 4:1): mode 3 outside [0,2)",
+                 err(cute.replace, A, 3, 4))
+    assert.equal("coalesce((4,8):(1,4)): profile longer than the layout",
+                 err(cute.coalesce, A, {1, 1, 1}))
+    assert.equal("layout((4,8):(1,4)): coordinate (1,2,3) is not weakly congruent "
+      .. "to shape (4,8)", err(A, 1, 2, 3))
+    assert.equal("crd2idx((1,2,3), (4,8)): coordinate (1,2,3) is not weakly "
+      .. "congruent to shape (4,8)", err(cute.crd2idx, {1, 2, 3}, {4, 8}))
+    assert.equal("idx2crd(5, (0,4)): shape leaf 0 is not positive",
+                 err(cute.idx2crd, 5, {0, 4}))
+  end)
+end)
+
+----------------------------------------------------------------- overflow --
+-- All arithmetic is checked 64-bit: an overflow is an error naming the
+-- operation and its operands, never a wrapped value.
+describe("64-bit overflow", function()
+  local g = 1 << 40
+  local wide = cute.layout({g, g}, {1, g})
+  local wide_text = "(1099511627776,1099511627776):(1,1099511627776)"
+  it("size and cosize", function()
+    assert.equal("size((1099511627776,1099511627776)): 64-bit overflow",
+                 err(cute.size, wide))
+    assert.equal("size((1099511627776,1099511627776)): 64-bit overflow",
+                 err(cute.size, {g, g}))
+    says({"layout((1099511627776,4):(1099511627776,1)): 64-bit overflow"},
+         cute.cosize, cute.layout({g, 4}, {g, 1}))
+  end)
+
+  it("evaluation at an index and at a coordinate", function()
+    local A = cute.layout({4, 8}, {1, 1 << 62})
+    local text = "layout((4,8):(1,4611686018427387904)): 64-bit overflow"
+    assert.equal(text .. " at index 31", err(A, 31))
+    says({text}, A, 3, 7)
+    assert.equal("crd2idx((3,4611686018427387904), (4,4611686018427387904)): "
+      .. "64-bit overflow", err(cute.crd2idx, {3, 1 << 62}, {4, 1 << 62}))
+  end)
+
+  it("composition", function()
+    assert.equal("composition(4:4611686018427387904, 4:4): 64-bit overflow",
+                 err(cute.composition, L "4:4611686018427387904", L "4:4"))
+  end)
+
+  it("complement, max common vector", function()
+    says({"complement(" .. wide_text .. "): extent 1099511627776*1099511627776 "
+          .. "overflows 64 bits"}, cute.complement, wide, 1 << 62)
+    local P = cute.layout({1 << 62, 4}, {1, 1 << 62})
+    says({"max_common_vector(", "the common vector size overflows 64 bits"},
+         cute.max_common_vector, P, P)
+  end)
+
+  it("composed layouts", function()
+    local C = cute.composed(cute.swizzle(1, 0, 1), 4611686018427387904,
+                            cute.layout({2, 2}, {1, 4611686018427387904}))
+    says({"slice(Sw<1,0,1> o 4611686018427387904 o (2,2):(1,4611686018427387904), "
+          .. "(_,1)): offset 4611686018427387904 plus the composed offset "
+          .. "overflows 64 bits"}, function() return C(cute._, 1) end)
+  end)
+
+  it("text: numbers too big are parse errors (see above)", function()
+    says({'layout("4:99999999999999999999"): parse error at column 3: '
+          .. "integer does not fit in 64 bits"}, L, "4:99999999999999999999")
+  end)
+end)
+
+---------------------------------------------- stdlib operations (Lua) --
+-- Divides, products, partitions: an error from a step inside is prefixed
+-- by the call the user made, "op(A, T): step(...): reason".
+describe("stdlib operations with bad operands", function()
+  local A = L "(4,8):(1,4)"
+
+  it("divides prefix the call to the composition that failed", function()
+    says({"logical_divide((4,6,8):(2,3,5), 6:3): composition((4,6,8):(2,3,5), "
+          .. "(6,(3,11)):(3,(1,18))): stride divisibility condition violated: "
+          .. "prefix product 4 of A's shape and stride 3 of B divide neither way"},
+         cute.logical_divide, L "(4,6,8):(2,3,5)", L "6:3")
+    for _, op in ipairs {"zipped_divide", "tiled_divide", "flat_divide"} do
+      says({op .. "(((4,6),8):((2,3),5), <6:3>): ", "condition violated"},
+           cute[op], L "((4,6),8):((2,3),5)", {L "6:3"})
+    end
+  end)
+
+  it("products prefix the call to the complement that failed", function()
+    for _, op in ipairs {"logical_product", "zipped_product", "tiled_product",
+                         "flat_product", "blocked_product", "raked_product"} do
+      says({op .. "((2,2):(1,1), 2:1): complement((2,2):(1,1)): non-injective"},
+           cute[op], L "(2,2):(1,1)", L "2:1")
+    end
+  end)
+
+  it("composition with a tiler names the whole call and the failing mode", function()
+    assert.equal("composition((4,(4,6,8)):(1,(4,2,3)), <2:1,6:3>): "
+      .. "composition((4,6,8):(4,2,3), 6:3): stride divisibility condition "
+      .. "violated: prefix product 4 of A's shape and stride 3 of B divide "
+      .. "neither way", err(cute.composition, L "(4,(4,6,8)):(1,(4,2,3))", {2, L "6:3"}))
+    assert.equal("logical_divide((4,(4,6,8)):(1,(4,2,3)), <2:1,<(2,2):(1,3)>>): "
+      .. "complement((2,2):(1,3)): divisibility: stride 3 is not a multiple of "
+      .. "2, so the hole below it cannot be tiled to cover [0,4)",
+      err(cute.logical_divide, L "(4,(4,6,8)):(1,(4,2,3))", {2, {L "(2,2):(1,3)"}}))
+  end)
+
+  it("tiler elements and tilers of the wrong type name their type", function()
+    assert.equal("logical_divide((4,8):(1,4), <2:1,x>): tiler element x (a "
+      .. "string) is not a layout, integer or table",
+      err(cute.logical_divide, A, {2, "x"}))
+    assert.equal("composition((4,8):(1,4), <2:1,true>): tiler element true (a "
+      .. "boolean) is not a layout, integer or table",
+      err(cute.composition, A, {2, true}))
+    says({"zipped_product((4,8):(1,4), 2.5): logical_product((4,8):(1,4), "
+          .. "2.5): tiler 2.5 (a non-integral number) is not a layout, "
+          .. "integer or table"},
+         cute.zipped_product, A, 2.5)
+    says({"logical_divide((4,8):(1,4), <Sw<1,0,1>>): tiler element Sw<1,0,1> "
+          .. "(a cute.Swizzle) is not a layout"},
+         cute.logical_divide, A, {cute.swizzle(1, 0, 1)})
+    says({"tiler key \"x\" is outside the list 1..1"}, cute.flat_divide, A, {2, x = 1})
+    says({"blocked_product((4,8):(1,4), <2:1>): B is a tiler table; blocked "
+          .. "and raked products take a layout or an integer"},
+         cute.blocked_product, A, {2})
+    says({"raked_product((4,8):(1,4), <2:1>): B is a tiler table"},
+         cute.raked_product, A, {2})
+  end)
+
+  it("zipped arrangements of a mode kept whole by _ need rank 2", function()
+    says({"zipped_divide((2,2,2):(1,2,4), _): ", "needs rank 2"},
+         cute.zipped_divide, L "(2,2,2)", cute._)
+  end)
+
+  it("partitions name their call", function()
+    says({"local_partition: the thread layout must be a cute.Layout, got number"},
+         cute.local_partition, A, 4, 0)
+    says({"local_partition: thread index x (a string) is not an integer"},
+         cute.local_partition, A, L "(2,2)", "x")
+    says({"local_tile((4,8):(1,4), <2:1,2:1>): the tile coordinate is not a "
+          .. "tuple (tuple: string is not an integer, cute.E, cute._ or table)"},
+         cute.local_tile, A, {2, 2}, {0, "x"})
+  end)
+
+  it("pictures and prints name their call and operand", function()
+    says({"print_layout((2,2,2):(1,2,4)): rank-2 layout expected, got rank 3"},
+         cute.format_layout, L "(2,2,2)")
+    says({"show: cannot tell the picture format of \"x.foo\""}, cute.show, A, "x.foo")
+    says({"render: unknown picture format \"foo\""}, cute.render, A, "foo")
+  end)
+end)

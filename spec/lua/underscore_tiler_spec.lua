@@ -18,7 +18,7 @@ describe("_ in a tiler", function()
     assert.matches("logical_divide((4,8):(1,4), <_,x>): tiler element x", msg, 1, true)
     assert.not_matches("userdata", msg)
     msg = err(cute.blocked_product, A, _)
-    assert.matches("blocked_product((4,8):(1,4), _): tiler element _ is not", msg, 1, true)
+    assert.matches("blocked_product((4,8):(1,4), _): tiler _ (the slice marker) is not", msg, 1, true)
   end)
 
   it("leaves its mode untouched in composition", function()

@@ -32,6 +32,11 @@ end
 -- mode: an integer (flat tile index) or a tuple, padded with `_`.
 M.local_tile = tiler.public("local_tile", function(A, T, coord)
   local Z = divide.zipped_divide(A, T)
+  local ok, why = pcall(core.tuple_tostring, coord)
+  if not ok then   -- the C slice would name itself, not the call
+    error(("local_tile(%s, %s): the tile coordinate is not a tuple (%s)")
+      :format(tostring(A), tiler.tostring(T), why:match("%((.*)%)$") or why))
+  end
   return Z(_, padded(coord, core.rank(Z:mode(1))))
 end)
 
@@ -79,11 +84,12 @@ end
 -- outer_partition).  Returns the sublayout and its offset.
 M.local_partition = tiler.public("local_partition", function(A, thr, index)
   if getmetatable(thr) ~= core.metatables.Layout then
-    error("local_partition: the thread layout must be a cute.Layout")
+    error("local_partition: the thread layout must be a cute.Layout, got "
+      .. tiler.typename(thr))
   end
   if type(index) ~= "number" or not math.tointeger(index) then
-    error(("local_partition: thread index %s is not an integer")
-      :format(tostring(index)))
+    error(("local_partition: thread index %s (a %s) is not an integer")
+      :format(tostring(index), type(index)))
   end
   local Z = divide.zipped_divide(A, M.product_each(thr:shape()))
   return Z(padded(M.flat_coord(thr, math.tointeger(index), "local_partition"),

@@ -44,9 +44,13 @@ end
 -- rank(A) == rank(B), reached by padding the lower rank with 1:0 modes;
 -- mode i of the result pairs mode i of A with mode i of its grid.
 local function zipped_modes(grid_first)
+  local name = grid_first and "raked_product" or "blocked_product"
   return function(A, B)
-    B = tiler.tile(B, grid_first and "raked_product" or "blocked_product",
-                   A, B)
+    if type(B) == "table" and not tiler.is_layout(B) then
+      tiler.fail(name, A, B, "B is a tiler table; blocked and raked "
+        .. "products take a layout or an integer")
+    end
+    B = tiler.tile(B, name, A, B)
     local r = math.max(core.rank(A), core.rank(B))
     local P = product1(M.pad(A, r), M.pad(B, r))
     local tile, grid = P:mode(0), P:mode(1)
