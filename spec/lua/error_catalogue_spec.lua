@@ -439,3 +439,83 @@ describe("stdlib operations with bad operands", function()
     says({"render: unknown picture format \"foo\""}, cute.render, A, "foo")
   end)
 end)
+
+------------------------------------------------------------------ limits --
+-- One row per limit of algebra/cute.h, each hit from Lua through text, a
+-- table or an operation; the message names the operation, its operand and
+-- the limit by its constant.  spec/lua/limits_spec.lua checks every limit
+-- (cute.limits, the stdlib's cells and visit, cute_cuda.h's) for being a
+-- bound and not an off-by-one; spec/c/test_limits.c checks them from C.
+describe("limits", function()
+  local lim = cute.limits
+  local function list(x, n)
+    return "(" .. (x .. ","):rep(n - 1) .. x .. ")"
+  end
+  local function nest(n)
+    local t = 2
+    for _ = 1, n do t = {t} end
+    return t
+  end
+  local function flat(n)
+    local t = {}
+    for i = 1, n do t[i] = 2 end
+    return t
+  end
+  local half = L(list(2, 17) .. ":" .. list(0, 17))
+
+  it("are the documented constants", function()
+    assert.same({32, 96, 8, 3, 254, 8, 4096},
+      {lim.leaves, lim.tokens, lim.depth, lim.basis_depth, lim.basis_index,
+       lim.tiler, lim.text})
+  end)
+
+  local rows = {
+    {"leaves, text", {'layout("...2,2,2,', "parse error at column 66: tuple: "
+      .. "more than 32 leaves (CUTE_MAX_LEAVES)"}, L, list(2, 33)},
+    {"leaves, table", {"bad argument #1 to '", "layout' (tuple: more than 32 "
+      .. "leaves (CUTE_MAX_LEAVES))"}, L, flat(33)},
+    {"leaves, a result", {"concat(" .. tostring(half) .. ", " .. tostring(half)
+      .. "): result above 96 tokens (CUTE_MAX_TOKENS) or 32 leaves "
+      .. "(CUTE_MAX_LEAVES)"}, cute.make_layout, half, half},
+    {"tokens", {'tuple("...(),(),', "tuple: more than 96 tokens (CUTE_MAX_TOKENS)"},
+      cute.tuple, list("()", 48)},
+    {"depth, text", {'tuple("(((((((((2)))))))))"): parse error at column 9: '
+      .. "tuple: depth above 8 (CUTE_MAX_DEPTH)"}, cute.tuple,
+      ("("):rep(9) .. "2" .. (")"):rep(9)},
+    {"depth, table", {"bad argument #1 to '", "layout' (tuple: depth above 8 "
+      .. "(CUTE_MAX_DEPTH))"}, L, nest(9)},
+    {"depth, a result", {"composition((2,2,2):(1,5,25), ((((((((8)))))))):"
+      .. "((((((((1))))))))): result above 96 tokens (CUTE_MAX_TOKENS) or depth "
+      .. "8 (CUTE_MAX_DEPTH)"}, cute.composition, L "(2,2,2):(1,5,25)",
+      L "((((((((8)))))))):((((((((1))))))))"},
+    {"basis depth, text", {'layout("4:1@0@1@2@3"): parse error at column 11: '
+      .. "basis path longer than CUTE_MAX_BASIS_DEPTH (3)"}, L, "4:1@0@1@2@3"},
+    {"basis depth, cute.E", {"bad argument #4 to '", "E' (cute.E takes 1 to 3 "
+      .. "mode indices)"}, cute.E, 0, 1, 2, 3},
+    {"basis depth, identity layout", {"make_identity_layout(", "deeper than 3 "
+      .. "basis levels (CUTE_MAX_BASIS_DEPTH)"}, cute.make_identity_layout,
+      {{{{2}}}}},
+    {"basis index, text", {'layout("4:1@255"): parse error at column 5: basis '
+      .. "index 255 exceeds CUTE_MAX_BASIS_INDEX (254)"}, L, "4:1@255"},
+    {"basis index, cute.E", {"bad argument #1 to '", "E' (basis index out of "
+      .. "range [0, 254])"}, cute.E, 255},
+    {"text", {'layout("8     ', '..."): text longer than CUTE_MAX_TEXT (4096) '
+      .. "characters"}, L, "8" .. (" "):rep(4096)},
+    {"modes of select", {"bad argument #2 to '", "select' (too many modes)"},
+      cute.select, L "4:1", table.unpack(flat(33))},
+    {"swizzle bits", {"swizzle(20, 20, 30): bits up to M+|S|+B must stay "
+      .. "below 62"}, cute.swizzle, 20, 20, 30},
+    {"cells of a picture (cute.limits.cells)", {"print_layout((1000,1000):"
+      .. "(1,1000)): 1000000 cells exceed the limit of 65536 cells "
+      .. "(cute.limits.cells)"}, cute.print_layout, L "(1000,1000):(1,1000)"},
+  }
+  for _, r in ipairs(rows) do
+    it(r[1], function() clean(says(r[2], table.unpack(r, 3))) end)
+  end
+
+  it("tilers: CUTE_MAX_TILER bounds the C tiler (<...> text, "
+     .. "cute_tiler); a Lua tiler table composes mode by mode", function()
+    local nine = {1, 1, 1, 1, 1, 1, 1, 1, 1}
+    assert.equal(9, cute.rank(cute.composition(L(list(2, 10)), nine)))
+  end)
+end)
