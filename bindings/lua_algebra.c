@@ -83,26 +83,27 @@ static int l_max_common_layout(lua_State *L)
 
 static int l_composition(lua_State *L)
 {
-  cute_layout bbuf, *A;
-  const cute_layout *B = cutelua_checkoperand(L, 2, &bbuf);
-  cute_composed *C;
+  cute_layout bbuf, *A = cutelua_testlayout(L, 1);
+  cute_composed *C = A ? NULL : cutelua_testcomposed(L, 1);
+  const cute_layout *B;
   cute_error err;
-  if ((A = cutelua_testlayout(L, 1)) != NULL) {
+  if (!A && !C && !luaL_testudata(L, 1, CUTELUA_SWIZZLE))
+    return luaL_typeerror(L, 1, "cute.Layout, cute.Swizzle or "
+                                "cute.ComposedLayout");
+  B = cutelua_checkoperand(L, 2, &bbuf);
+  if (A) {
     cute_layout *u = cutelua_pushlayout(L, NULL);
     if (cute_composition(u, A, B, &err)) return cutelua_error(L, &err);
-  } else if ((C = cutelua_testcomposed(L, 1)) != NULL) {
+  } else if (C) {
     cute_composed r;
     if (cute_composed_compose(&r, C, B, &err)) return cutelua_error(L, &err);
     cutelua_pushcomposed(L, &r);
-  } else if (luaL_testudata(L, 1, CUTELUA_SWIZZLE)) {
+  } else {
     cute_composed r;
     r.sw = *cutelua_checkswizzle(L, 1);
     r.offset = 0;
     r.layout = *B;
     cutelua_pushcomposed(L, &r);
-  } else {
-    return luaL_typeerror(L, 1, "cute.Layout, cute.Swizzle or "
-                                "cute.ComposedLayout");
   }
   return 1;
 }

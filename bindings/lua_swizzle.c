@@ -58,10 +58,15 @@ static int l_swizzle(lua_State *L)
 {
   cute_swizzle sw;
   cute_error err;
-  cute_status st = lua_type(L, 1) == LUA_TSTRING
-                       ? cute_swizzle_parse(&sw, cutelua_checktext(L, 1), &err)
-                       : cute_swizzle_make(&sw, int_arg(L, 1), int_arg(L, 2),
-                                           int_arg(L, 3), &err);
+  cute_status st;
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    st = cute_swizzle_parse(&sw, cutelua_checktext(L, 1), &err);
+  } else {
+    /* in order, so the first bad argument is the one named (the order in
+     * which C evaluates call arguments is unspecified) */
+    int b = int_arg(L, 1), m = int_arg(L, 2), s = int_arg(L, 3);
+    st = cute_swizzle_make(&sw, b, m, s, &err);
+  }
   if (st) return cutelua_error(L, &err);
   cutelua_pushswizzle(L, sw);
   return 1;
