@@ -141,6 +141,29 @@ describe("the C limits (cute.h) from Lua", function()
     has(msg(cute.layout, cyclic), "depth above 8 (CUTE_MAX_DEPTH)")
   end)
 
+  it("CUTE_MAX_DEPTH: tilers nest 8 deep, and print short beyond", function()
+    local A = cute.layout "(4,8):(1,4)"
+    local function nest(n)
+      local t = 2
+      for _ = 1, n do t = { t } end
+      return t
+    end
+    assert.equal("((((((((2)))))))):((((((((1))))))))",
+                 tostring(cute.composition(A, nest(8))))
+    local why = "tiler nesting exceeds the limit of 8 levels (a layout's "
+                .. "depth, CUTE_MAX_DEPTH: cute.limits.depth)"
+    has(msg(cute.composition, A, nest(9)), why)
+    -- deep or cyclic tables: refused at once, printed as <...> past 9
+    local deep, cyclic = nest(100000), {}
+    cyclic[1] = cyclic
+    local m = msg(cute.logical_divide, A, deep)
+    has(m, "logical_divide(")
+    has(m, ", <<<<<<<<<<...>>>>>>>>>>): ")
+    has(m, why)
+    has(msg(cute.zipped_product, A, cyclic), why)
+    assert.equal("<<<<<<<<<<...>>>>>>>>>>", cute.tiler_tostring(deep))
+  end)
+
   it("CUTE_MAX_BASIS_DEPTH and CUTE_MAX_BASIS_INDEX", function()
     has(msg(cute.layout, "(4,8):(1@0@0@0@0,1@1)"),
         "CUTE_MAX_BASIS_DEPTH (3)")
