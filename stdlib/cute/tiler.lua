@@ -68,12 +68,14 @@ end
 --- Re-raise r, an error caught by a public function: at `level` (as
 -- error() counts it from the function calling reraise; public functions
 -- pass 2, their caller) when it points into the stdlib, as it is otherwise.
--- A message that is not about `name` is prefixed by `call` ("name(A, T)")
--- or, without one, by the name; a nil name adds no prefix.
+-- A message that does not start with `call` ("name(A, T)") is prefixed by
+-- it (so a step on a mode or a sub-tiler says which call it was part of);
+-- without a call, one that is not about `name` is prefixed by the name; a
+-- nil name adds no prefix.
 function M.reraise(r, name, call, level)
   if type(r) ~= "string" then error(r, 0) end
   local msg, moved = r:gsub(stdlib_position, "", 1)
-  if call and msg:sub(1, #name + 1) ~= name .. "(" then
+  if call and msg:sub(1, #call) ~= call then
     msg = call .. ": " .. msg
   elseif name and not call and not msg:find(name, 1, true) then
     msg = name .. ": " .. msg
@@ -99,9 +101,8 @@ end
 function M.checked(name, f)
   return function(A, T)
     if not M.is_layout(A) then
-      local mt = getmetatable(A)
       error(("bad argument #1 to '%s' (cute.Layout expected, got %s)")
-        :format(name, mt and mt.__name or type(A)), 2)
+        :format(name, M.typename(A)), 2)
     end
     local ok, r = pcall(f, A, T)
     if ok then return r end
@@ -110,12 +111,21 @@ function M.checked(name, f)
   end
 end
 
+--- The Lua type of x, or its class name (cute.Swizzle), for messages.
+function M.typename(x)
+  local mt = getmetatable(x)
+  return type(mt) == "table" and type(mt.__name) == "string" and mt.__name
+    or type(x)
+end
+
 --- The layout a non-table tile stands for: Layouts as they are, n as n:1.
 function M.tile(t, op, A, T)
   if M.is_layout(t) then return t end
   if integer(t) then return core.layout(integer(t), 1) end
-  M.fail(op, A, T, ("tiler element %s is not a layout, integer or table")
-    :format(M.tostring(t)))
+  M.fail(op, A, T, ("%s %s (%s) is not a layout, integer or table")
+    :format(t == T and "tiler" or "tiler element", M.tostring(t),
+    t == _ and "the slice marker" or math.type(t) == "float"
+    and "a non-integral number" or "a " .. M.typename(t)))
 end
 
 -- The first key of table T that is not part of the list 1..#T (a key
@@ -244,14 +254,21 @@ function M.flat(D, T)
 end
 
 --- composition(A, B): B a Layout, an integer n (= n:1) or a tiler table;
--- A a Layout, Swizzle or ComposedLayout.  R(c) = A(B(c)).
-local by_tiler = M.public("composition", function(A, B)
+-- A a Layout, Swizzle or ComposedLayout.  R(c) = A(B(c)).  An error on a
+-- mode of a tiler is prefixed by the whole call, as the C fast path does.
+local function by_tiler(A, B)
   if B == _ then return A end
   if type(B) == "table" then
     return M.bymode(core.composition, "composition", A, B, false)
   end
   return core.composition(A, B)
-end)
+end
+local function by_tiler_checked(A, B)
+  local ok, R = pcall(by_tiler, A, B)
+  if ok then return R end
+  M.reraise(R, "composition", M.is_layout(A) and type(B) == "table"
+    and ("composition(%s, %s)"):format(tostring(A), M.tostring(B)), 2)
+end
 function M.composition(A, B)
   -- Two layouts (or a layout and n) go straight to C: its errors then carry
   -- no position, so the public wrapper (a pcall and a table per call) has
@@ -265,7 +282,7 @@ function M.composition(A, B)
     local R = type(B) == "table" and core.composition_tiler(A, B)
     if R then return R end
   end
-  return by_tiler(A, B)
+  return by_tiler_checked(A, B)
 end
 
 return M
