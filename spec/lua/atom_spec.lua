@@ -305,7 +305,7 @@ MMA_Atom
 
   it("rejects what is not an MMA atom", function()
     assert.has_error(function() atom.make_tiled_mma(42) end,
-      "make_tiled_mma: an MMA atom (cute.mma_atom) expected, got 42")
+      "make_tiled_mma: an MMA atom (cute.mma_atom) expected, got number")
   end)
 end)
 

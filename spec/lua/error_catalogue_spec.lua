@@ -519,3 +519,253 @@ describe("limits", function()
     assert.equal(9, cute.rank(cute.composition(L(list(2, 10)), nine)))
   end)
 end)
+
+------------------------------------------------- Lua types and arities --
+-- Every function of the `cute` table, one row each: valid arguments, how
+-- many are required, and how the message names each argument (Lua's "#k",
+-- or the role the stdlib names).  The function is called with no
+-- arguments; each required argument is then made nil and replaced by
+-- `true` (a type no argument takes), each optional one by `true`, and
+-- each Layout argument by a string: the message must name the function,
+-- the argument and the type received ("nil"/"no value", "boolean",
+-- "string"), with no position or local name from inside the stdlib.  A
+-- function added to `cute` without a row here fails the last test: state
+-- its argument errors when adding it.
+describe("wrong Lua types and arities", function()
+  local A, T2 = L "(4,8):(1,4)", L "(2,2):(1,2)"
+  local sw = cute.swizzle(1, 0, 1)
+  local MMA, COPY = "SM80_16x8x16_F32F16F16F32_TN", "SM75_U32x4_LDSM_N"
+  local catom = cute.copy_atom("UniversalCopy<uint32_t>", "f16")
+  local wide = cute.copy_atom("UniversalCopy<uint128_t>", "f16")
+  local svg = os.tmpname() .. ".svg"
+  teardown(function() os.remove(svg) end)
+  local tmma = cute.make_tiled_mma(MMA)
+  local tv = L "((2,2),2):((2,8),1)"
+  -- name = {valid args, required = n, opt = {optional k...}, marks = {k =
+  --         text naming argument k}, layouts = {k...} (Layout arguments: a
+  --         string is refused too), none = the reason when all are missing}
+  local api = {
+    E = {{0}, 1, none = "takes 1 to 3 mode indices"},
+    layout = {{{4, 8}, {1, 4}}, 1, opt = {2}},
+    layout_right = {{{4, 8}}, 1},
+    make_identity_layout = {{{4, 8}}, 1},
+    swizzle = {{3, 4, 3}, 3},
+    composed = {{sw, A}, 2, layouts = {2}},
+    tuple = {{"(4,8)"}, 1},
+    tuple_tostring = {{{4, 8}}, 1},
+    size = {{A}, 1}, cosize = {{A}, 1, layouts = {1}},
+    rank = {{A}, 1}, depth = {{A}, 1},
+    crd2idx = {{{1, 2}, {4, 8}, {1, 4}}, 2, opt = {3}},
+    idx2crd = {{5, {4, 8}}, 2},
+    congruent = {{{4, 8}, {4, 8}}, 2},
+    weakly_congruent = {{{4, 8}, {4, 8}}, 2},
+    compatible = {{{4, 8}, {4, 8}}, 2},
+    flatten = {{A}, 1, layouts = {1}},
+    group_modes = {{A, 0, 1}, 3, layouts = {1}},
+    take = {{A, 0, 1}, 3, layouts = {1}},
+    select = {{A, 0}, 1, opt = {2}, layouts = {1}},
+    append = {{A, A}, 2, layouts = {1}},
+    prepend = {{A, A}, 2, layouts = {1}},
+    replace = {{A, 0, A}, 3, layouts = {1}},
+    coalesce = {{A, {1, 1}}, 1, opt = {2}, layouts = {1}},
+    filter_zeros = {{A}, 1, layouts = {1}},
+    filter = {{A}, 1, layouts = {1}},
+    composition = {{A, 4}, 2, layouts = {1}},
+    complement = {{A, 64}, 1, opt = {2}, layouts = {1}},
+    right_inverse = {{A}, 1, layouts = {1}},
+    left_inverse = {{A}, 1, layouts = {1}},
+    max_common_vector = {{A, A}, 2, layouts = {1, 2}},
+    max_common_layout = {{A, A}, 2, layouts = {1, 2}},
+    upcast = {{A, 2}, 2, layouts = {1}},
+    downcast = {{A, 2}, 2, layouts = {1}},
+    recast = {{A, 16, 32}, 3, layouts = {1}},
+    make_layout = {{A, A}, 0, opt = {1}},
+    local_tile = {{A, {2, 2}, {0, 0}}, 3, marks = {"#1", "tiler", "tile coordinate"},
+                  layouts = {1}},
+    local_partition = {{A, T2, 0}, 3,
+                       marks = {"#1", "thread layout", "thread index"}, layouts = {1, 2}},
+    print_layout = {{A}, 1, layouts = {1}, marks = {"cute.Layout or cute.ComposedLayout expected"}},
+    -- print_layout's table as a string: its errors name print_layout
+    format_layout = {{A}, 1, layouts = {1}, op = "print_layout",
+                     marks = {"cute.Layout or cute.ComposedLayout expected"}},
+    make_layout_tv = {{T2, L "2:1"}, 2, marks = {"thread layout", "value layout"},
+                      layouts = {1, 2}},
+    tv_partition = {{A, tv, 0}, 3, marks = {"data layout", "TV layout", "thread index"},
+                    layouts = {1, 2}},
+    mma_atom = {{MMA}, 1, marks = {"atom name (string) or spec table"}},
+    copy_atom = {{COPY, "f16"}, 1, opt = {2},
+                 marks = {"atom name (string) or spec table", "value type"}},
+    make_tiled_mma = {{MMA, L "(2,2,1)"}, 1, opt = {2},
+                      marks = {"MMA atom", "thread layout"}},
+    make_tiled_copy = {{wide, cute.layout_right {32, 8}, L "(1,8)"}, 2, opt = {3},
+                       marks = {"copy atom", "thread layout", "value layout"}},
+    make_tiled_copy_A = {{catom, tmma}, 2, marks = {"copy atom", "tiled MMA"}},
+    make_tiled_copy_B = {{catom, tmma}, 2, marks = {"copy atom", "tiled MMA"}},
+    make_tiled_copy_C = {{catom, tmma}, 2, marks = {"copy atom", "tiled MMA"}},
+    show = {{A, svg}, 1, opt = {2}, marks = {"cannot draw", "path"}},
+    render = {{A, "txt"}, 2, marks = {"cannot draw", "picture format"}},
+    bank_conflicts = {{L "(8,8):(8,1)", L "(32,2):(2,1)"}, 2,
+                      marks = {"shared-memory layout", "access pattern"},
+                      layouts = {1, 2}},
+    -- tiler_tostring prints any value (as Lua's tostring does)
+    tiler_tostring = {{{2, 2}}, 0},
+  }
+  for _, op in ipairs {"logical_divide", "zipped_divide", "tiled_divide",
+                       "flat_divide", "logical_product", "zipped_product",
+                       "tiled_product", "flat_product", "blocked_product",
+                       "raked_product"} do
+    api[op] = {{A, {2, 2}}, 2, marks = {"#1", "tiler"}, layouts = {1}}
+  end
+  for _, op in ipairs {"blocked_product", "raked_product"} do
+    api[op] = {{A, T2}, 2, marks = {"#1", "tiler"}, layouts = {1}}
+  end
+
+  local function mark(row, k) return row.marks and row.marks[k] or "#" .. k end
+  local function call(name, row, k, value, n)
+    local a = table.move(row[1], 1, #row[1], 1, {})
+    a[k] = value
+    return err(cute[name], table.unpack(a, 1, n or math.max(#row[1], k)))
+  end
+  local function check(msg, name, row, k, got)
+    assert.matches(row.op or name, msg, 1, true)
+    assert.matches(mark(row, k), msg, 1, true)
+    if type(got) == "table" then
+      assert.is_true(msg:find(got[1], 1, true) ~= nil or msg:find(got[2], 1, true) ~= nil, msg)
+    else
+      assert.matches(got, msg, 1, true)
+    end
+    clean(msg)
+  end
+
+  local names = {}
+  for name in pairs(api) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local row = api[name]
+    describe(name, function()
+      it("works with the row's arguments", function()
+        local ok, why = pcall(cute[name], table.unpack(row[1]))
+        assert.is_true(ok, why)
+      end)
+      if row[2] > 0 then
+        it("without arguments", function()
+          local msg = err(cute[name])
+          assert.matches(row.op or name, msg, 1, true)
+          if row.none then assert.matches(row.none, msg, 1, true) end
+          clean(msg)
+        end)
+      end
+      for k = 1, row[2] do
+        it("with nil as argument " .. k, function()
+          check(call(name, row, k, nil), name, row, k, {"no value", "nil"})
+        end)
+      end
+      local typed = table.move(row.opt or {}, 1, #(row.opt or {}), 1, {})
+      for k = 1, row[2] do typed[#typed + 1] = k end
+      for _, k in ipairs(typed) do
+        it("with a boolean as argument " .. k, function()
+          check(call(name, row, k, true), name, row, k, "boolean")
+        end)
+      end
+      for _, k in ipairs(row.layouts or {}) do
+        it("with a string as Layout argument " .. k, function()
+          check(call(name, row, k, "(4,8):(1,4)"), name, row, k, "string")
+        end)
+      end
+    end)
+  end
+
+  it("has a row for every function of cute", function()
+    local missing = {}
+    for name, f in pairs(cute) do
+      if type(f) == "function" and not api[name] then missing[#missing + 1] = name end
+    end
+    table.sort(missing)
+    assert.same({}, missing)
+  end)
+end)
+
+describe("malformed tuples and coordinates", function()
+  local A = L "(4,8):(1,4)"
+  it("say which element is wrong and what it is", function()
+    says({"bad argument #1 to '", "layout' (tuple: string is not an integer, "
+          .. "cute.E, cute._ or table)"}, L, {4, "a"})
+    says({"tuple: 2.5 is not an integer"}, L, {4, 2.5})
+    says({"bad argument #2 to '", "layout' (tuple: boolean is not an integer"},
+         L, {4, 8}, {1, true})
+    says({"bad argument #1 to '", "right_inverse' (cute.Layout expected, got table)"},
+         cute.right_inverse, {4, 8})
+  end)
+
+  it("evaluation needs a coordinate that fits the shape", function()
+    says({"coordinate expected"}, A)
+    says({"bad argument #1 to 'mode' (mode index must be >= 0)"},
+         function() local r = A:mode(-1); return r end)
+    says({"bad argument #2 to 'A' (tuple: 1.5 is not an integer"},
+         function() local r = A(1.5); return r end)
+  end)
+end)
+
+-- Argument errors of the stdlib's public functions carry the position of
+-- the line that made the call (cute.tiler.public moves a stdlib position
+-- there), not a position inside the stdlib nor none; inadmissible algebra
+-- carries none, like the C module's messages.
+describe("stdlib argument errors", function()
+  local atom = require "cute.atom"
+  local tv = require "cute.tv"
+  local gemm = require "cute.gemm"
+  local here = "^[^\n:]*error_catalogue_spec%.lua:%d+: "
+  local function at_caller(pattern, f)
+    local msg = err(f)
+    assert.matches(here .. pattern, msg)
+    clean(msg)
+  end
+  -- each call sits in a non-tail position, so its line is on the stack
+  it("point at the caller's line", function()
+    at_caller("print_layout%(%(2,2,2%)", function()
+      local r = cute.print_layout(L "(2,2,2)"); return r end)
+    at_caller("mma_atom: no atom named \"nope\"", function()
+      local r = cute.make_tiled_mma("nope"); return r end)
+    at_caller("copy_atom: unknown value type f12", function()
+      local r = atom.copy_atom("SM75_U32x4_LDSM_N", "f12"); return r end)
+    at_caller("make_tiled_copy: pass cute.copy_atom", function()
+      local r = cute.make_tiled_copy("x", L "4:1"); return r end)
+    at_caller("make_layout_tv: the thread layout", function()
+      local r = cute.make_layout_tv(1, 2); return r end)
+    at_caller("owners%(%(2,2,2%):%(1,2,4%)%): a TV layout has rank 2", function()
+      local r = tv.owners(L "(2,2,2)", { 8 }); return r end)
+    at_caller("show: cannot tell the picture format", function()
+      local r = cute.show(L "4:1", "x.foo"); return r end)
+    at_caller("render: unknown picture format", function()
+      local r = cute.render(L "4:1", "foo"); return r end)
+    at_caller("bank_conflicts: the access pattern must be a %(thread, value%) "
+      .. "cute.Layout, got number", function()
+      local r = cute.bank_conflicts(L "4:1", 3); return r end)
+    at_caller("bank_conflicts: the access pattern 4:1 is not a %(thread, value%) "
+      .. "layout", function()
+      local r = cute.bank_conflicts(L "4:1", L "4:1"); return r end)
+    at_caller("make_layout: bad argument #1 to 'layout'", function()
+      local r = cute.make_layout(true); return r end)
+    at_caller("cute.cuda.gemm: A 4:1, B 4:1, C 4:1: ranks 1, 1, 1", function()
+      local r = gemm.plan(L "4:1", L "4:1", L "4:1"); return r end)
+  end)
+
+  it("of cute.cuda.gemm point at the caller, per call and when planning", function()
+    at_caller("cute.cuda.gemm: A must be a cute.cuda tensor, got 1", function()
+      local r = gemm.gemm(1, 2, 3); return r end)
+    local function tensor(layout, dtype)
+      return { layout = L(layout), dtype = dtype, ptr = function() return 0 end }
+    end
+    at_caller("cute.cuda.gemm: A has dtype i8", function()
+      local r = gemm.gemm(tensor("(4,4)", "i8"), tensor("(4,4)", "f32"),
+                          tensor("(4,4)", "f32"))
+      return r
+    end)
+  end)
+
+  it("stay position-free for inadmissible algebra", function()
+    local msg = err(function()
+      local r = cute.logical_divide(L "(4,6,8):(2,3,5)", L "6:3"); return r end)
+    assert.equal("logical_divide((4,6,8):(2,3,5), 6:3): ", msg:sub(1, 38))
+  end)
+end)

@@ -94,14 +94,28 @@ function M.type_bits(t)
   if math.type(t) == "integer" and t > 0 then return t end
   local b = type_bits[t]
   if not b then
-    error(("copy_atom: unknown value type %s (an integer number of bits or "
+    error(("copy_atom: unknown value type %s%s (an integer number of bits or "
       .. "one of f16 bf16 tf32 f32 f64 s8 u8 s32 b16 b32 b128)")
-      :format(tostring(t)))
+      :format(tostring(t), type(t) == "string" and "" or " (a " .. type(t) .. ")"))
   end
   return b
 end
 
-local function catalog_entry(name, kind)
+-- An atom's spec: a catalog name or a table with the fields `needs`.
+local function catalog_entry(name, kind, needs)
+  if type(name) == "table" and getmetatable(name) == nil then
+    for _, k in ipairs(needs) do
+      if name[k] == nil then
+        error(("%s_atom: the spec table has no field %s (needs %s)")
+          :format(kind, k, table.concat(needs, ", ")))
+      end
+    end
+    return name
+  end
+  if type(name) ~= "string" then
+    error(("%s_atom: an atom name (string) or spec table expected, got %s")
+      :format(kind, tiler.typename(name)))
+  end
   local catalog = require "cute.atoms"
   local spec = catalog[name]
   if not spec then
@@ -118,7 +132,7 @@ end
 -- a spec table {name=, shape_mnk={M,N,K}, thr_id=, A=, B=, C=, ...} whose
 -- layouts are cute.Layouts or CuTe text.
 function M.mma_atom(spec)
-  if type(spec) == "string" then spec = catalog_entry(spec, "mma") end
+  spec = catalog_entry(spec, "mma", { "thr_id", "shape_mnk", "A", "B", "C" })
   local a = setmetatable({}, MMA_Atom)
   for k, v in pairs(spec) do a[k] = v end
   a.thr_id, a.A, a.B, a.C = as_layout(spec.thr_id), as_layout(spec.A),
@@ -131,7 +145,7 @@ end
 -- of `value_type` bits (CuTe's Copy_Atom<Op, T>: recast from bits); with
 -- no value type the layouts stay in bits.
 function M.copy_atom(spec, value_type)
-  if type(spec) == "string" then spec = catalog_entry(spec, "copy") end
+  spec = catalog_entry(spec, "copy", { "thr_id", "src", "dst" })
   local bits = M.type_bits(value_type or 1)
   local a = setmetatable({}, Copy_Atom)
   for k, v in pairs(spec) do a[k] = v end
@@ -307,10 +321,15 @@ function M.make_tiled_mma(atom, thr_layout, permutations)
   if type(atom) == "string" then atom = M.mma_atom(atom) end
   if not M.is_mma_atom(atom) then
     error("make_tiled_mma: an MMA atom (cute.mma_atom) expected, got "
-      .. tostring(atom))
+      .. tiler.typename(atom))
   end
-  local thr, perm = pad3(as_layout(thr_layout or core.layout({ 1, 1, 1 },
-    { 0, 0, 0 })), permutations)
+  local thr = as_layout(thr_layout or core.layout({ 1, 1, 1 }, { 0, 0, 0 }))
+  if not tiler.is_layout(thr) then
+    error("make_tiled_mma: the thread layout must be a cute.Layout, CuTe text "
+      .. "or a shape table, got " .. tiler.typename(thr))
+  end
+  local perm
+  thr, perm = pad3(thr, permutations)
   if core.rank(thr) ~= 3 then
     error(("make_tiled_mma: the thread layout %s has rank %d, not <= 3")
       :format(tostring(thr), core.rank(thr)))
@@ -408,21 +427,24 @@ function ThrCopy:partition_D(L)
   return slice_copy(self.tiled:tidfrg_D(L), self.thr_idx)
 end
 
-local function tiled_copy(atom, layout_tv, tiler)
+-- The checks of make_tiled_copy* (op) on its copy atom.
+local function check_copy_atom(op, atom)
   if type(atom) == "string" then
-    error("make_tiled_copy: pass cute.copy_atom(name, value_type), which "
-      .. "fixes the value type")
+    error(op .. ": pass cute.copy_atom(name, value_type), which fixes the "
+      .. "value type")
   end
   if not M.is_copy_atom(atom) then
-    error("make_tiled_copy: a copy atom (cute.copy_atom) expected, got "
-      .. tostring(atom))
+    error(op .. ": a copy atom (cute.copy_atom) expected, got "
+      .. tiler.typename(atom))
   end
+end
+
+local function tiled_copy(op, atom, layout_tv, tiler)
   local nt, nv = core.size(layout_tv:mode(0)), core.size(layout_tv:mode(1))
   local at, av = core.size(atom.ref:mode(0)), core.size(atom.ref:mode(1))
   if nt % at ~= 0 or nv % av ~= 0 then
-    error(("make_tiled_copy: TV layout %s has %d threads x %d values, not a "
-      .. "multiple of the atom's %d x %d"):format(tostring(layout_tv), nt, nv,
-      at, av))
+    error(("%s: TV layout %s has %d threads x %d values, not a multiple of "
+      .. "the atom's %d x %d"):format(op, tostring(layout_tv), nt, nv, at, av))
   end
   return setmetatable({ atom = atom, layout_tv = layout_tv, tiler_mn = tiler },
     TiledCopy)
@@ -432,33 +454,35 @@ end
 -- thr_layout ((m,n) -> thread) each copying the block val_layout ((m,n)
 -- -> value), CuTe's construction (see cute.make_layout_tv).
 function M.make_tiled_copy(atom, thr_layout, val_layout)
+  check_copy_atom("make_tiled_copy", atom)
   local tiler, layout = tv.make_layout_tv(as_layout(thr_layout),
     as_layout(val_layout or core.layout(1)))
-  return tiled_copy(atom, layout, tiler)
+  return tiled_copy("make_tiled_copy", atom, layout, tiler)
 end
 
 --- Tiled copies whose threads and values follow a tiled MMA's A, B or C
 -- partitioning (CuTe's make_tiled_copy_A/B/C), e.g. ldmatrix feeding mma.
-function M.make_tiled_copy_A(atom, mma)
-  return tiled_copy(atom, mma:get_layoutA_TV(),
-    { mma:tile_size(0), mma:tile_size(2) })
+local function copy_of_mma(op, get_tv, m, n)
+  return function(atom, mma)
+    check_copy_atom(op, atom)
+    if not M.is_tiled_mma(mma) then
+      error(op .. ": a tiled MMA (cute.make_tiled_mma) expected, got "
+        .. tiler.typename(mma))
+    end
+    return tiled_copy(op, atom, mma[get_tv](mma),
+      { mma:tile_size(m), mma:tile_size(n) })
+  end
 end
-
-function M.make_tiled_copy_B(atom, mma)
-  return tiled_copy(atom, mma:get_layoutB_TV(),
-    { mma:tile_size(1), mma:tile_size(2) })
-end
-
-function M.make_tiled_copy_C(atom, mma)
-  return tiled_copy(atom, mma:get_layoutC_TV(),
-    { mma:tile_size(0), mma:tile_size(1) })
-end
+M.make_tiled_copy_A = copy_of_mma("make_tiled_copy_A", "get_layoutA_TV", 0, 2)
+M.make_tiled_copy_B = copy_of_mma("make_tiled_copy_B", "get_layoutB_TV", 1, 2)
+M.make_tiled_copy_C = copy_of_mma("make_tiled_copy_C", "get_layoutC_TV", 0, 1)
 
 function M.is_tiled_copy(x) return getmetatable(x) == TiledCopy end
 
--- Argument errors point at the caller's line (cute.tiler.public).
+-- Argument errors point at the caller's line (cute.tiler.public);
+-- make_tiled_copy names itself before make_layout_tv's own errors.
 for _, name in ipairs { "type_bits", "mma_atom", "copy_atom", "make_tiled_mma", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C" } do
-  M[name] = tiler.public(nil, M[name])
+  M[name] = tiler.public(name == "make_tiled_copy" and name or nil, M[name])
 end
 
 return M

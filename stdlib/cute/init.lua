@@ -98,11 +98,11 @@ local cute = {
 --- make_layout(L0, L1, ...) concatenates layouts, (L0, L1, ...); with
 -- tuples it is cute.layout: make_layout({4, 8}, {1, 4}).  (CuTe's two
 -- make_layout overloads.)
-function cute.make_layout(first, ...)
+cute.make_layout = tiler.public("make_layout", function(first, ...)
   if first == nil then return core.concat() end
   if tiler.is_layout(first) then return core.concat(first, ...) end
   return core.layout(first, ...)
-end
+end)
 
 -- Heavier parts load on first use, so `require "cute"` stays cheap (REPL
 -- start, warm GPU start).  Functions are forwarding stubs, so they are real

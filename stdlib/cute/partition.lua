@@ -31,6 +31,7 @@ end
 -- tiles by the tiler T (CuTe's inner_partition).  coord indexes the rest
 -- mode: an integer (flat tile index) or a tuple, padded with `_`.
 M.local_tile = tiler.public("local_tile", function(A, T, coord)
+  tiler.argcheck(tiler.is_layout(A), "local_tile", 1, "cute.Layout", A)
   local Z = divide.zipped_divide(A, T)
   local ok, why = pcall(core.tuple_tostring, coord)
   if not ok then   -- the C slice would name itself, not the call
@@ -83,6 +84,7 @@ end
 -- thr's shape and the thread keeps its element of every tile (CuTe's
 -- outer_partition).  Returns the sublayout and its offset.
 M.local_partition = tiler.public("local_partition", function(A, thr, index)
+  tiler.argcheck(tiler.is_layout(A), "local_partition", 1, "cute.Layout", A)
   if getmetatable(thr) ~= core.metatables.Layout then
     error("local_partition: the thread layout must be a cute.Layout, got "
       .. tiler.typename(thr))

@@ -100,10 +100,7 @@ end
 --   logical_divide((4,6,8):(2,3,5), 3:1): composition(...): ... condition
 function M.checked(name, f)
   return function(A, T)
-    if not M.is_layout(A) then
-      error(("bad argument #1 to '%s' (cute.Layout expected, got %s)")
-        :format(name, M.typename(A)), 2)
-    end
+    M.argcheck(M.is_layout(A), name, 1, "cute.Layout", A)
     local ok, r = pcall(f, A, T)
     if ok then return r end
     M.reraise(r, name, ("%s(%s, %s)"):format(name, tostring(A),
@@ -116,6 +113,15 @@ function M.typename(x)
   local mt = getmetatable(x)
   return type(mt) == "table" and type(mt.__name) == "string" and mt.__name
     or type(x)
+end
+
+--- Raises "bad argument #k to 'name' (what expected, got T)" unless ok,
+-- at the caller of the function that checks (level 3).
+function M.argcheck(ok, name, k, what, x)
+  if not ok then
+    error(("bad argument #%d to '%s' (%s expected, got %s)")
+      :format(k, name, what, M.typename(x)), 3)
+  end
 end
 
 --- The layout a non-table tile stands for: Layouts as they are, n as n:1.

@@ -32,9 +32,8 @@ local M = {}
 
 local function check_layout(op, x, what)
   if not tiler.is_layout(x) then
-    local mt = getmetatable(x)
     error(("%s: %s must be a cute.Layout, got %s")
-      :format(op, what, mt and mt.__name or type(x)))
+      :format(op, what, tiler.typename(x)))
   end
 end
 
@@ -70,6 +69,16 @@ end
 --- The compose-and-slice partition of paper 3.3.4: data o tv sliced at
 -- thread t.  Returns thread t's layout (value -> offset) and its offset.
 function M.tv_partition(data, tv, t)
+  local mt = getmetatable(data)
+  if mt ~= core.metatables.Layout and mt ~= core.metatables.ComposedLayout then
+    error("tv_partition: the data layout must be a cute.Layout or "
+      .. "cute.ComposedLayout, got " .. tiler.typename(data))
+  end
+  check_layout("tv_partition", tv, "the TV layout")
+  if type(t) ~= "table" and not (type(t) == "number" and math.tointeger(t)) then
+    error("tv_partition: the thread index must be an integer or a "
+      .. "coordinate, got " .. (type(t) == "number" and tostring(t) or type(t)))
+  end
   local R = core.composition(data, tv)
   return R(t, core._)
 end
@@ -141,7 +150,7 @@ function M.bijection(tv, n)
 end
 
 -- Argument errors point at the caller's line (cute.tiler.public).
-for _, name in ipairs { "make_layout_tv", "owners", "bijection" } do
+for _, name in ipairs { "make_layout_tv", "tv_partition", "owners", "bijection" } do
   M[name] = tiler.public(nil, M[name])
 end
 

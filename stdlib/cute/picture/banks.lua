@@ -74,6 +74,15 @@ end
 -- cell), worst (the largest degree), wavefronts and ideal (their total
 -- with and without conflicts).
 function M.bank_conflicts(smem, access, opts)
+  local mt = getmetatable(smem)
+  if mt ~= core.metatables.Layout and mt ~= core.metatables.ComposedLayout then
+    error("bank_conflicts: the shared-memory layout must be a cute.Layout or "
+      .. "cute.ComposedLayout, got " .. tiler.typename(smem))
+  end
+  if not tiler.is_layout(access) then
+    error("bank_conflicts: the access pattern must be a (thread, value) "
+      .. "cute.Layout, got " .. tiler.typename(access))
+  end
   opts = opts or {}
   local rows, cols = model_m.extent(smem, "bank_conflicts")
   if core.rank(access) ~= 2 then

@@ -52,8 +52,9 @@ local function parse(s)
   return L
 end
 
---- The picture model of an object (see cute.picture.model).
-function M.model(x, opts)
+--- The picture model of an object (see cute.picture.model); `op` names
+-- the public call in errors (render and show pass theirs).
+function M.model(x, opts, op)
   opts = opts or {}
   if type(x) == "string" then x = parse(x) end
   if banks.is_result(x) then return banks.model(x, opts) end
@@ -66,19 +67,22 @@ function M.model(x, opts)
   if mt == mts.Layout or mt == mts.ComposedLayout then
     return model.layout(x, opts)
   end
-  error(("show: cannot draw %s (a layout, TV layout with opts.tile, MMA "
+  error(("%s: cannot draw %s (a layout, TV layout with opts.tile, MMA "
     .. "atom, tiled MMA, tiled copy or bank_conflicts result)")
-    :format(mt and mt.__name or type(x)))
+    :format(op or "model", tiler.typename(x)))
 end
 
 --- The picture as a string in `format` ("svg", "html", "tex", "txt").
-function M.render(x, format, opts)
+function M.render(x, format, opts, op)
   local r = renderers[format]
-  if not r then
-    error(("render: unknown picture format %q (svg, html, tex or txt)")
-      :format(tostring(format)))
+  if type(format) ~= "string" then
+    error(("%s: the picture format must be a string (svg, html, tex or "
+      .. "txt), got %s"):format(op or "render", type(format)))
+  elseif not r then
+    error(("%s: unknown picture format %q (svg, html, tex or txt)")
+      :format(op or "render", format))
   end
-  return r(M.model(x, opts), opts or {})
+  return r(M.model(x, opts, op or "render"), opts or {})
 end
 
 --- Writes the picture of x to `path` (format from opts.format or the
@@ -86,8 +90,11 @@ end
 function M.show(x, path, opts)
   if type(path) == "table" then path, opts = nil, path end
   opts = opts or {}
+  if path ~= nil and type(path) ~= "string" then
+    error("show: the path must be a string, got " .. type(path))
+  end
   if path == nil then
-    local s = M.render(x, "txt", opts)
+    local s = M.render(x, "txt", opts, "show")
     if io and io.write then io.write(s) else print(s:sub(1, -2)) end
     return
   end
@@ -96,7 +103,7 @@ function M.show(x, path, opts)
     error(("show: cannot tell the picture format of %q (use .svg, .html, "
       .. ".tex or .txt, or opts.format)"):format(tostring(path)))
   end
-  local s = M.render(x, format:lower(), opts)
+  local s = M.render(x, format:lower(), opts, "show")
   if not (io and io.open) then
     error("show: this host has no io library to write " .. path)
   end
