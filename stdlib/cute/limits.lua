@@ -22,12 +22,19 @@
 --   1024 and include_depth 16 headers keyed for the disk cache).
 --
 -- What is not capped, and why.  Everything else in the stdlib loops over
--- modes, leaves or tiler entries, or calls cute.core once per mode.  The
--- remaining loops over a layout's size -- gemm.injective counts offsets up
--- to 2^16 and then answers "not injective" -- stay below these limits.
--- In a state with an instruction budget (vm/cutelua.h) every Lua loop is
--- also interrupted by the budget; a limit here bounds the one call where
--- no budget is set, and gives the reason instead of a spent budget.
+-- modes, leaves or tiler entries (a tiler nests at most `depth` levels:
+-- cute.tiler refuses deeper ones, cyclic tables included), or calls
+-- cute.core once per mode.  The remaining loop over a layout's size --
+-- gemm.injective counts offsets up to 2^16, then answers "not injective"
+-- -- stays below these limits.  cute.core reads a Lua table given as a
+-- tuple once (work linear in the table, which memory bounds) and refuses
+-- it past the leaf, token and depth limits.  cute.cuda's fills, compares
+-- and downloads are linear in a device buffer that exists, not capped
+-- (cuda/cute_cuda.h says why); a kernel's own run time on the device is
+-- not bounded by anything here.  In a state with an instruction budget
+-- (vm/cutelua.h) every Lua loop is also interrupted by the budget; a limit
+-- here bounds the one call where no budget is set, and gives the reason
+-- instead of a spent budget.
 local core = require "cute.core"
 
 local M = { cells = 65536, visit = 1 << 24 }
