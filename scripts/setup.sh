@@ -10,6 +10,9 @@ PACKAGES=(
   lua5.4 liblua5.4-dev lua-busted    # Lua runtime, headers, spec runner
   libedit-dev                        # REPL line editing
   tmux                               # drives the REPL test
+  clang libclang-rt-14-dev           # the ASan+UBSan build (build-san/) and
+                                     # its fuzzers (libFuzzer)
+  valgrind                           # memcheck over the program (vm.valgrind)
   luarocks                           # builds vm.rockspec (spec/vm)
   chromium python3                   # renders and checks layout pictures
                                      # (spec/browser; skipped without them)
