@@ -20,7 +20,9 @@
 #define CUDA_LUA_STREAM "cute.cuda.Stream"
 
 /* Raise err's message (the bridge's, e.g. "cute.cuda: libcuda.so.1 not
- * found ...") as a Lua error; clears err.  Does not return. */
+ * found ...") as a Lua error naming the module function that failed
+ * ("cute.cuda.buffer: libcuda.so.1 not found ..."); clears err.  Does not
+ * return. */
 int cuda_lua_raise(lua_State *L, cute_cuda_error *err);
 
 /* TRY(L, f(..., ERR)): on failure raise f's message. */

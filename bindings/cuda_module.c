@@ -25,9 +25,47 @@
 #define EVENT CUDA_LUA_EVENT
 #define STREAM CUDA_LUA_STREAM
 
+/* "cute.cuda.buffer", the name of the running C function as a field of
+ * the module, pushed; or nothing pushed and NULL (a method, a function
+ * not in the table). */
+static const char *push_call_name(lua_State *L)
+{
+  lua_Debug ar;
+  int f, mod;
+  if (!lua_getstack(L, 0, &ar) || !lua_getinfo(L, "f", &ar)) return NULL;
+  f = lua_gettop(L);
+  lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_getfield(L, -1, "cute.cuda.core");
+  mod = lua_gettop(L);
+  if (lua_istable(L, mod)) {
+    lua_pushnil(L);
+    while (lua_next(L, mod)) {
+      if (lua_type(L, -2) == LUA_TSTRING && lua_rawequal(L, -1, f)) {
+        lua_pushfstring(L, "cute.cuda.%s", lua_tostring(L, -2));
+        lua_replace(L, f);
+        lua_settop(L, f);
+        return lua_tostring(L, f);
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lua_settop(L, f - 1);
+  return NULL;
+}
+
+/* The bridge's message names no call ("cute.cuda: libcuda.so.1 not found
+ * ..."): the function that failed replaces its "cute.cuda" prefix. */
 int cuda_lua_raise(lua_State *L, cute_cuda_error *err)
 {
-  lua_pushstring(L, err->msg ? err->msg : "cute.cuda: error");
+  static const char prefix[] = "cute.cuda: ";
+  const char *msg = err->msg ? err->msg : "cute.cuda: error";
+  const char *name = push_call_name(L);
+  if (!name)
+    lua_pushstring(L, msg);
+  else if (strncmp(msg, prefix, sizeof prefix - 1) == 0)
+    lua_pushfstring(L, "%s: %s", name, msg + sizeof prefix - 1);
+  else
+    lua_pushfstring(L, "%s: %s", name, msg);
   cute_cuda_error_clear(err);
   return lua_error(L);
 }
