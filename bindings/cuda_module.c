@@ -26,13 +26,14 @@
 #define STREAM CUDA_LUA_STREAM
 
 /* "cute.cuda.buffer", the name of the running C function as a field of
- * the module, pushed; or nothing pushed and NULL (a method, a function
- * not in the table). */
+ * the module, or "cute.cuda.Binary:launcher" for a method (its name at the
+ * call site, its class from argument 1), pushed; or nothing pushed and
+ * NULL. */
 static const char *push_call_name(lua_State *L)
 {
   lua_Debug ar;
   int f, mod;
-  if (!lua_getstack(L, 0, &ar) || !lua_getinfo(L, "f", &ar)) return NULL;
+  if (!lua_getstack(L, 0, &ar) || !lua_getinfo(L, "nf", &ar)) return NULL;
   f = lua_gettop(L);
   lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   lua_getfield(L, -1, "cute.cuda.core");
@@ -50,6 +51,15 @@ static const char *push_call_name(lua_State *L)
     }
   }
   lua_settop(L, f - 1);
+  if (ar.name && strcmp(ar.namewhat, "method") == 0 &&
+      luaL_getmetafield(L, 1, "__name") != LUA_TNIL) {
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      lua_pushfstring(L, "%s:%s", lua_tostring(L, -1), ar.name);
+      lua_remove(L, -2);
+      return lua_tostring(L, -1);
+    }
+    lua_pop(L, 1);
+  }
   return NULL;
 }
 

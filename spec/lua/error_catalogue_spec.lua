@@ -751,7 +751,7 @@ describe("stdlib argument errors", function()
   end)
 
   it("of cute.cuda.gemm point at the caller, per call and when planning", function()
-    at_caller("cute.cuda.gemm: A must be a cute.cuda tensor, got 1", function()
+    at_caller("cute.cuda.gemm: A must be a cute.cuda tensor, got number", function()
       local r = gemm.gemm(1, 2, 3); return r end)
     local function tensor(layout, dtype)
       return { layout = L(layout), dtype = dtype, ptr = function() return 0 end }
@@ -767,5 +767,142 @@ describe("stdlib argument errors", function()
     local msg = err(function()
       local r = cute.logical_divide(L "(4,6,8):(2,3,5)", L "6:3"); return r end)
     assert.equal("logical_divide((4,6,8):(2,3,5), 6:3): ", msg:sub(1, 38))
+  end)
+end)
+
+---------------------------------------------------------------- cute.cuda --
+-- The CUDA bridge: argument errors before any driver call, the driver's
+-- absence (CI has no GPU) and NVRTC's compile errors, each naming the call.
+describe("cute.cuda", function()
+  local ok_cuda, cuda = pcall(require, "cute.cuda")
+  if not ok_cuda then
+    pending("no cute.cuda in this build: " .. tostring(cuda))
+    return
+  end
+  local have_gpu, why_not = cuda.available()
+  local have_nvrtc, nvrtc_why = pcall(cuda.nvrtc_version)
+  local good = 'extern "C" __global__ void ok(float *p) {}\n'
+  local cache_mode, cache_dir = cuda.cache()
+  cuda.cache("off")   -- compile every time: no kernel is cached anywhere
+  teardown(function() cuda.cache(cache_mode, cache_dir) end)
+
+  describe("argument types", function()
+    local b0 = cuda.buffer("f32", 0)   -- holds no device memory: no driver
+    local T = setmetatable({layout = L "4:1", dtype = "f32", offset = 0,
+                            buffer = b0, ptr = function() return 0 end},
+                           cuda.Tensor)
+    -- name = {valid args, required n, marks = {k = text naming argument k}}
+    local api = {
+      buffer = {{"f32", 16}, 2},
+      compare = {{b0, b0}, 2},
+      memcpy = {{b0, b0}, 2, marks = {"#1", "source"}},
+      tensor = {{b0, "4:1"}, 2, marks = {"buffer", "layout"}},
+      kernel = {{{source = good, name = "ok"}}, 1, marks = {"spec"}},
+      codegen = {{"A", L "4:1"}, 2},
+      copy_plan = {{T, T}, 2, marks = {"source", "destination"}},
+      copy_prepare = {{T, T}, 2, marks = {"source", "destination"}},
+      copy = {{T, T}, 2, marks = {"source", "destination"}},
+      check_copy = {{T, T}, 2, marks = {"source", "destination"}},
+      time = {{function() end}, 1, marks = {"timed code"}},
+      gemm = {{T, T, T}, 3, marks = {"A", "B", "C"}},
+      cache = {{"disk"}, 0, opt = {1, 2}},
+      -- no arguments to get wrong
+      available = {{}, 0}, device = {{}, 0}, nvrtc_version = {{}, 0},
+      timings = {{}, 0}, stats = {{}, 0}, stats_reset = {{}, 0},
+      forget_memory = {{}, 0}, now_ms = {{}, 0}, event = {{}, 0},
+      stream = {{}, 0}, synchronize = {{}, 0},
+    }
+    local names = {}
+    for name in pairs(api) do names[#names + 1] = name end
+    table.sort(names)
+    for _, name in ipairs(names) do
+      local row = api[name]
+      local typed = table.move(row.opt or {}, 1, #(row.opt or {}), 1, {})
+      for k = 1, row[2] do typed[#typed + 1] = k end
+      for _, k in ipairs(typed) do
+        for _, bad in ipairs {true, k <= row[2] and "nil" or nil} do
+          it(("%s with %s as argument %d"):format(name, tostring(bad), k), function()
+            local a = table.move(row[1], 1, #row[1], 1, {})
+            a[k] = bad ~= "nil" and bad or nil
+            local msg = err(cuda[name], table.unpack(a, 1, math.max(#row[1], k)))
+            assert.matches(name, msg, 1, true)
+            assert.matches(row.marks and row.marks[k] or "#" .. k, msg, 1, true)
+            if bad == true then
+              assert.matches("boolean", msg, 1, true)
+            else
+              assert.is_truthy(msg:find("nil", 1, true) or msg:find("no value", 1, true), msg)
+            end
+            clean(msg)
+          end)
+        end
+      end
+    end
+
+    it("has a row for every function of cute.cuda", function()
+      local missing = {}
+      for name, f in pairs(cuda) do
+        if type(f) == "function" and not api[name] then missing[#missing + 1] = name end
+      end
+      table.sort(missing)
+      assert.same({}, missing)
+    end)
+  end)
+
+  describe("without a driver", function()
+    if have_gpu then
+      pending("a driver is present: the no-driver messages are checked on "
+              .. "machines without one")
+      return
+    end
+    local why = "libcuda.so.1 not found (no NVIDIA driver)"
+    it("available() says why", function()
+      assert.matches(why, why_not, 1, true)
+    end)
+    for _, c in ipairs {{"buffer", "f32", 16}, {"device"}, {"event"},
+                        {"stream"}, {"synchronize"}} do
+      it("cute.cuda." .. c[1] .. " names itself and the missing library", function()
+        local msg = err(cuda[c[1]], table.unpack(c, 2))
+        assert.equal(1, msg:find("cute.cuda." .. c[1] .. ": " .. why, 1, true), msg)
+      end)
+    end
+    it("a kernel's launch names the call that needed the driver", function()
+      if not have_nvrtc then
+        pending("NVRTC is not available either: " .. tostring(nvrtc_why))
+        return
+      end
+      local k = cuda.kernel {name = "ok", arch = "compute_90", source = good}
+      local msg = err(function() local h = k:prepare {args = {0}}; return h end)
+      assert.matches("^[^\n]*cute%.cuda%.Binary:launcher: libcuda%.so%.1 not found", msg)
+    end)
+  end)
+
+  describe("NVRTC compile errors", function()
+    if not have_nvrtc then
+      pending("NVRTC is not available: " .. tostring(nvrtc_why))
+      return
+    end
+    local function compile_error(spec)
+      spec.arch = "compute_90"
+      local msg = err(cuda.kernel, spec)
+      assert.equal(1, msg:find("cute.cuda.compile: NVRTC compile error (compute_90):\n",
+                               1, true), msg)
+      return msg
+    end
+
+    it("carry NVRTC's log and the numbered source", function()
+      local msg = compile_error {name = "bad",
+        source = 'extern "C" __global__ void bad(float *p) {\n  p[0] = nope;\n}\n'}
+      assert.matches('cutelua.cu(6): error: identifier "nope" is undefined', msg, 1, true)
+      assert.matches("\n--- source ---\n", msg, 1, true)
+      assert.matches("\n   6 |   p[0] = nope;\n", msg, 1, true)
+    end)
+
+    it("name a bad option and a kernel missing from the source", function()
+      assert.matches("unrecognized option --bogus",
+                     compile_error {name = "ok", source = good, options = {"--bogus"}},
+                     1, true)
+      assert.matches('identifier "missing" is undefined',
+                     compile_error {name = "missing", source = good}, 1, true)
+    end)
   end)
 end)

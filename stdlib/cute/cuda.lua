@@ -3,6 +3,7 @@
 -- paper's COPY, events for timing.
 --
 --   local cute = require "cute"
+local tiler = require "cute.tiler"
 --   local cuda = require "cute.cuda"
 --   local x = cuda.tensor(cuda.buffer("f32", 1024):random(1), "(32,32):(1,32)")
 --   local y = cuda.tensor(cuda.buffer("f32", 1024), "(32,32):(32,1)")
@@ -27,6 +28,7 @@ if not ok_core then
         .. "build (" .. tostring(core) .. ")", 0)
 end
 local cute = require "cute"
+local tiler = require "cute.tiler"
 
 local cuda = {
   core = core,
@@ -67,26 +69,30 @@ local esize = {f16 = 2, bf16 = 2, f32 = 4, f64 = 8, i8 = 1, i16 = 2,
                i32 = 4, i64 = 8, u8 = 1, u16 = 2, u32 = 4, u64 = 8}
 
 --- buffer(dtype, n | {values}) -> device Buffer (a table fills it).
-function cuda.buffer(dtype, init)
+cuda.buffer = tiler.public("cute.cuda.buffer", function(dtype, init)
   if type(init) == "table" then
     return core.buffer(dtype, #init):upload(init)
   end
   return core.buffer(dtype, init)
-end
+end)
 
 --- memcpy(dst, src [, bytes]): device to device (Buffers or Tensors'
 -- buffers from their first elements), asynchronous.
-function cuda.memcpy(dst, src, bytes, stream)
+cuda.memcpy = tiler.public("cute.cuda.memcpy", function(dst, src, bytes, stream)
   local db, doff = dst, 0
   local sb, soff = src, 0
   if getmetatable(dst) == cuda.Tensor then db, doff = dst.buffer, dst.offset * esize[dst.dtype] end
   if getmetatable(src) == cuda.Tensor then sb, soff = src.buffer, src.offset * esize[src.dtype] end
   if bytes == nil then
+    if tiler.typename(sb) ~= "cute.cuda.Buffer" then
+      error("cute.cuda.memcpy: the source must be a cute.cuda.Buffer or "
+        .. "tensor, got " .. tiler.typename(src), 2)
+    end
     local _, n, dt = sb:info()
     bytes = n * esize[dt] - soff
   end
   core.memcpy(db, sb, bytes, doff, soff, stream)
-end
+end)
 
 -- ---------------------------------------------------------------- tensors --
 local function as_layout(x)
@@ -119,10 +125,29 @@ local Tensor = {}
 Tensor.__index = Tensor
 cuda.Tensor = Tensor
 
+-- Argument checks naming the call, the argument and the type received,
+-- raised at `level` (as error() counts it from the checking function).
+local function check(ok, op, what, x, level)
+  if not ok then
+    error(("cute.cuda.%s: %s, got %s"):format(op, what, tiler.typename(x)),
+          level + 1)
+  end
+end
+local function check_tensors(op, src, dst, level)
+  check(getmetatable(src) == Tensor, op, "the source must be a cute.cuda "
+    .. "tensor", src, level + 1)
+  check(getmetatable(dst) == Tensor, op, "the destination must be a "
+    .. "cute.cuda tensor", dst, level + 1)
+end
+
 --- tensor(buffer, layout [, offset]): the paper's T = {p + offset} o L.
 -- The image of the layout must lie inside the buffer.
 function cuda.tensor(buf, layout, offset)
+  check(tiler.typename(buf) == "cute.cuda.Buffer", "tensor", "the buffer "
+    .. "must be a cute.cuda.Buffer", buf, 2)
   local L = as_layout(layout)
+  check(tiler.is_layout(L), "tensor", "the layout must be a cute.Layout or "
+    .. "CuTe text", layout, 2)
   local _, n, dtype = buf:info()
   local given = offset or 0
   offset = math.tointeger(given)   -- 2.0 is 2; 1.5 is refused
@@ -224,6 +249,10 @@ end
 -- `name_cosize`; every tensor the type `name_t` (a pointer with the layout
 -- as its call operator), `name_layout(...)`, `name_size`, `name_elem`.
 function cuda.kernel(spec)
+  check(type(spec) == "table", "kernel", "the spec must be a table {source "
+    .. "=, name =, ...}", spec, 2)
+  check(type(spec.source) == "string", "kernel", "spec.source must be a "
+    .. "string", spec.source, 2)
   local parts = {core.prelude}
   for _, n in ipairs(sorted_keys(spec.layouts)) do
     parts[#parts + 1] = core.emit(n, as_layout(spec.layouts[n]))
@@ -293,9 +322,9 @@ function Kernel:launch(cfg)
 end
 
 --- codegen(name, layout [, dtype]) -> the CUDA C a kernel would get.
-function cuda.codegen(name, layout, dtype)
+cuda.codegen = tiler.public("cute.cuda.codegen", function(name, layout, dtype)
   return core.emit(name, as_layout(layout), dtype)
-end
+end)
 
 -- ------------------------------------------------------------------- copy --
 local copies = {}   -- planned and compiled copies, by what determines them
@@ -321,12 +350,14 @@ end
 --- copy_plan(src, dst [, opts]) -> {kind, vector, common, summary, source,
 -- grid, block}: what copy() would run, without running it.
 function cuda.copy_plan(src, dst, opts)
+  check_tensors("copy_plan", src, dst, 2)
   return core.copy_plan(src.layout, src.offset, dst.layout, dst.offset,
                         src.dtype, opts)
 end
 
 --- copy_prepare(src, dst [, opts]) -> launch handle, plan.
 function cuda.copy_prepare(src, dst, opts)
+  check_tensors("copy_prepare", src, dst, 2)
   local e = copy_entry(src, dst, opts)
   local h = e.binary:launcher(1)
   h:grid(table.unpack(e.plan.grid)):block(table.unpack(e.plan.block))
@@ -340,6 +371,7 @@ end
 -- "constant" row) is written by several threads: defined only when they
 -- write the same value (src constant along those coordinates), as in CuTe.
 function cuda.copy(src, dst, opts)
+  check_tensors("copy", src, dst, 2)
   local h, plan = cuda.copy_prepare(src, dst, opts)
   h()
   return plan
@@ -348,6 +380,7 @@ end
 --- check_copy(src, dst [, samples, seed]) -> nil, or the first index i
 -- with dst(i) ~= src(i) (bitwise; a seeded sample of indices if given).
 function cuda.check_copy(src, dst, samples, seed)
+  check_tensors("check_copy", src, dst, 2)
   return core.check_copy(src.buffer, src.offset, src.layout,
                          dst.buffer, dst.offset, dst.layout, samples, seed)
 end
@@ -356,6 +389,8 @@ end
 --- time(fn [, {warmup = 3, reps = 20, stream}]) -> median milliseconds of
 -- one fn() on the device, each repetition timed between two events.
 function cuda.time(fn, opts)
+  check(type(fn) == "function", "time", "the timed code must be a function",
+        fn, 2)
   opts = opts or {}
   for _ = 1, opts.warmup or 3 do fn() end
   local a, b, t = core.event(), core.event(), {}

@@ -248,7 +248,7 @@ local compiled = {}   -- plans and kernels by layouts, dtypes and options
 local function operand(what, T)
   if type(T) ~= "table" or not T.layout or not T.dtype or not T.ptr then
     error(("cute.cuda.gemm: %s must be a cute.cuda tensor, got %s")
-      :format(what, tostring(T)), 3)
+      :format(what, tiler.typename(T)), 3)
   end
   return T
 end
