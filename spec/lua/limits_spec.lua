@@ -72,7 +72,7 @@ describe("cute.limits.cells", function()
     with_limit("cells", 6, function()
       assert.truthy(#cute.format_layout(cute.layout "(2,3)") > 0)
       has(msg(cute.format_layout, cute.layout "(7)"),
-          "print_layout((7):(1)): 7 cells exceed the limit of 6 cells")
+          "format_layout((7):(1)): 7 cells exceed the limit of 6 cells")
     end)
   end)
 end)

@@ -49,22 +49,24 @@ local function cell_text(v)
   return type(v) == "table" and core.tuple_tostring(v) or v
 end
 
---- The table as a string (ends with a newline).
-function M.format_layout(L)
+--- The table as a string (ends with a newline); `op` (default
+-- "format_layout") names the public call in errors.
+function M.format_layout(L, op)
+  op = op or "format_layout"
   local mt = getmetatable(L)
   if mt ~= Layout and mt ~= core.metatables.ComposedLayout then
-    error("print_layout: cute.Layout or cute.ComposedLayout expected, got "
-      .. (mt and mt.__name or type(L)))
+    error(op .. ": cute.Layout or cute.ComposedLayout expected, got "
+      .. tiler.typename(L))
   end
   local r = core.rank(L)
   if r > 2 then
-    error(("print_layout(%s): rank-2 layout expected, got rank %d")
-      :format(tostring(L), r))
+    error(("%s(%s): rank-2 layout expected, got rank %d")
+      :format(op, tostring(L), r))
   end
   local shape = L:shape()
   local rows = core.size(r == 2 and shape[1] or shape)
   local cols = r == 2 and core.size(shape[2]) or 1
-  M.check_cells("print_layout", L, rows * cols)
+  M.check_cells(op, L, rows * cols)
   local cells = {}
   for m = 0, rows - 1 do
     for n = 0, cols - 1 do
@@ -98,7 +100,7 @@ end
 --- Writes the table to standard output (io.write, or print where the host
 -- left io closed).
 function M.print_layout(L)
-  local s = M.format_layout(L)
+  local s = M.format_layout(L, "print_layout")
   if io and io.write then io.write(s) else print(s:sub(1, -2)) end
 end
 
