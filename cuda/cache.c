@@ -167,13 +167,15 @@ static int write_atomic(const char *path, const void *a, size_t na,
 
 /* A disk-cache write at `path` failed (errno set): counted, and the first
  * reason kept, so that a cache reported as "disk" but unwritable (a
- * CUTELUA_CACHE_DIR that is a file, or read-only) does not go unnoticed. */
+ * CUTELUA_CACHE_DIR that is a file, or read-only) does not go unnoticed.
+ * (The path's precision keeps the reason in most of disk_error's 256 bytes
+ * and gcc's -Wformat-truncation quiet.) */
 static void disk_failed(const char *path)
 {
   const char *why = strerror(errno);
   if (cucu_stats.disk_errors++ == 0)
     snprintf(cucu_stats.disk_error, sizeof cucu_stats.disk_error,
-             "cannot write the kernel cache at %s: %s", path, why);
+             "cannot write the kernel cache at %.180s: %s", path, why);
 }
 
 static void entry_path(char *out, size_t cap, const char *key, const char *ext)
