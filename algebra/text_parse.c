@@ -170,8 +170,8 @@ static cute_status read_int(parser *P, int64_t *out)
   skip_ws(P);
   at = P->p;
   P->p += at[0] == '-' && is_digit(at[1]);
-  st = read_digits(P, at, out);
-  if (*at == '-')
+  /* On failure *out is left as it was: negating it could overflow. */
+  if ((st = read_digits(P, at, out)) == CUTE_OK && *at == '-')
     *out = -*out;
   return st;
 }
