@@ -63,16 +63,28 @@ static const char *push_call_name(lua_State *L)
   return NULL;
 }
 
-/* The bridge's message names no call ("cute.cuda: libcuda.so.1 not found
- * ..."): the function that failed replaces its "cute.cuda" prefix. */
+/* Does the bridge's message, past "cute.cuda: ", name its operation the
+ * error contract's way: "check_copy(A, B): ...", "compile: ...",
+ * "codegen 'A': ..."? */
+static int names_op(const char *s)
+{
+  size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz_");
+  return n > 0 && (s[n] == '(' || s[n] == ':' ||
+                   (s[n] == ' ' && s[n + 1] == '\''));
+}
+
+/* A bridge message that names no operation ("cute.cuda: libcuda.so.1 not
+ * found ...", "cute.cuda: NVRTC compile error ...") gets the function that
+ * failed in place of its "cute.cuda" prefix. */
 int cuda_lua_raise(lua_State *L, cute_cuda_error *err)
 {
   static const char prefix[] = "cute.cuda: ";
   const char *msg = err->msg ? err->msg : "cute.cuda: error";
+  int bridge = strncmp(msg, prefix, sizeof prefix - 1) == 0;
   const char *name = push_call_name(L);
-  if (!name)
+  if (!name || (bridge && names_op(msg + sizeof prefix - 1)))
     lua_pushstring(L, msg);
-  else if (strncmp(msg, prefix, sizeof prefix - 1) == 0)
+  else if (bridge)
     lua_pushfstring(L, "%s: %s", name, msg + sizeof prefix - 1);
   else
     lua_pushfstring(L, "%s: %s", name, msg);

@@ -322,7 +322,7 @@ function Kernel:launch(cfg)
 end
 
 --- codegen(name, layout [, dtype]) -> the CUDA C a kernel would get.
-cuda.codegen = tiler.public("cute.cuda.codegen", function(name, layout, dtype)
+cuda.codegen = tiler.public("codegen", function(name, layout, dtype)
   return core.emit(name, as_layout(layout), dtype)
 end)
 
