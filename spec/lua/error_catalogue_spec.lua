@@ -831,7 +831,7 @@ describe("cute.cuda", function()
             if bad == true then
               assert.matches("boolean", msg, 1, true)
             else
-              assert.is_truthy(msg:find("nil", 1, true) or msg:find("no value", 1, true), msg)
+              assert.truthy(msg:find("nil", 1, true) or msg:find("no value", 1, true), msg)
             end
             clean(msg)
           end)
