@@ -96,16 +96,21 @@ done
 script='local cute = require "cute"
 local A = cute.layout "(4,8):(1,4)"
 print(cute.composition(A, cute.layout "(2,2):(2,8)"), cute.complement(A, 64))
-print(pcall(cute.composition, A, cute.layout "3:3"))
+print(select(2, pcall(cute.composition, cute.layout "(4,6,8):(2,3,5)",
+                      cute.layout "6:3")))
 local cuda = require "cute.cuda"
-print(pcall(cuda.kernel, {name = "k", arch = "compute_90",
-  source = [[extern "C" __global__ void k() {}]]}))
-print(pcall(cuda.kernel, {name = "k", arch = "compute_90",
-  source = [[extern "C" __global__ void k() {}]]}))
+local spec = {name = "k", arch = "compute_90",
+              source = [[extern "C" __global__ void k() {}]]}
+for _ = 1, 2 do
+  local ok, k = pcall(cuda.kernel, spec)
+  print(ok and "kernel from_cache=" .. k.binary.from_cache or k)
+end
 print(cuda.available())'
 LUA_PATH="$SRC/stdlib/?.lua;$SRC/stdlib/?/init.lua" LUA_CPATH="$CDIR/?.so" \
   vg "lua5.4 with the modules" "$LUA" -e "$script"
 is "lua5.4 script runs" "$rc" 0
+has "lua5.4: algebra error" "$out" 'divisibility condition violated'
+printf 'lua5.4 with the modules:\n%s\n' "$out" | sed 's/^/  /'
 [ "$rc" -eq 0 ] || printf '%s\n' "$err" >&2
 
 finish
