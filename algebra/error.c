@@ -3,8 +3,8 @@
  *
  * Messages read "op(A, B): reason" with the operands printed as CuTe text,
  * so that a Lua user sees exactly what went wrong and with which layouts.
- * Everything is bounded by CUTE_ERRMSG_SIZE; long operands are truncated by
- * the snprintf-like printers, never overflowed.
+ * Everything is bounded by CUTE_ERRMSG_SIZE: long operands are elided in
+ * their middle, never overflowed, and the reason at the end always stays.
  */
 #include "internal.h"
 
@@ -35,25 +35,73 @@ cute_status cute_fail(cute_error *err, cute_status code, const char *fmt, ...)
   return code;
 }
 
-/* Writes "op(A, B): " into buf (cap > 0); returns the length written,
- * clamped to cap - 1 so callers can append after it. */
+/* A message must keep its reason, which comes last: an operand is shown
+ * whole up to OPERAND_SHOWN characters, longer ones by their head and tail
+ * around "...", and a message that still does not fit (a context around
+ * a long inner message) loses its middle, not its end.  Worked example,
+ * concat of two 32-leaf layouts:
+ *   concat((2,2,2,2,2,2,...,8388608,16777216)), ...): more than 32 leaves
+ *   (CUTE_MAX_LEAVES) */
+enum { OPERAND_SHOWN = 160, OPERAND_HEAD = 110, OPERAND_TAIL = 40 };
+#define ELLIPSIS "..."
+
+/* Appends s[0, len) to buf at *n, as far as cap allows (cap > 0). */
+static void append(char *buf, size_t cap, size_t *n, const char *s, size_t len)
+{
+  if (*n + len >= cap) len = cap - 1 - *n;
+  memcpy(buf + *n, s, len);
+  *n += len;
+  buf[*n] = '\0';
+}
+
+static void append_operand(char *buf, size_t cap, size_t *n,
+                           const cute_layout *L)
+{
+  char text[CUTE_MAX_TEXT];
+  size_t len = cute_layout_print(L, text, sizeof text);
+  if (len >= sizeof text) len = sizeof text - 1;
+  if (len <= OPERAND_SHOWN) {
+    append(buf, cap, n, text, len);
+    return;
+  }
+  append(buf, cap, n, text, OPERAND_HEAD);
+  append(buf, cap, n, ELLIPSIS, sizeof ELLIPSIS - 1);
+  append(buf, cap, n, text + len - OPERAND_TAIL, OPERAND_TAIL);
+}
+
+/* Writes "op(A, B): " into buf (cap > 0); returns its length.  Two
+ * elided operands and an operation name fit in CUTE_ERRMSG_SIZE with
+ * room to spare for the reason. */
 static size_t op_prefix(char *buf, size_t cap, const char *op,
                         const cute_layout *a, const cute_layout *b)
 {
-  size_t n = (size_t)snprintf(buf, cap, "%s(", op);
-  if (n >= cap) return cap - 1;
-  if (a) {
-    n += cute_layout_print(a, buf + n, cap - n);
-    if (n >= cap) return cap - 1;
-  }
+  size_t n = 0;
+  buf[0] = '\0';
+  append(buf, cap, &n, op, strlen(op));
+  append(buf, cap, &n, "(", 1);
+  if (a) append_operand(buf, cap, &n, a);
   if (b) {
-    n += (size_t)snprintf(buf + n, cap - n, ", ");
-    if (n >= cap) return cap - 1;
-    n += cute_layout_print(b, buf + n, cap - n);
-    if (n >= cap) return cap - 1;
+    append(buf, cap, &n, ", ", 2);
+    append_operand(buf, cap, &n, b);
   }
-  n += (size_t)snprintf(buf + n, cap - n, "): ");
-  return n >= cap ? cap - 1 : n;
+  append(buf, cap, &n, "): ", 3);
+  return n;
+}
+
+/* Copies text into msg (CUTE_ERRMSG_SIZE), dropping its middle if need
+ * be so that the end -- the reason -- survives. */
+static void keep_end(char *msg, const char *text)
+{
+  size_t len = strlen(text), tail;
+  if (len < CUTE_ERRMSG_SIZE) {
+    memcpy(msg, text, len + 1);
+    return;
+  }
+  tail = CUTE_ERRMSG_SIZE / 2;
+  len = CUTE_ERRMSG_SIZE - 1 - tail - (sizeof ELLIPSIS - 1);
+  memcpy(msg, text, len);
+  memcpy(msg + len, ELLIPSIS, sizeof ELLIPSIS - 1);
+  memcpy(msg + len + sizeof ELLIPSIS - 1, text + strlen(text) - tail, tail + 1);
 }
 
 cute_status cute_fail_op(cute_error *err, cute_status code, const char *op,
@@ -61,13 +109,15 @@ cute_status cute_fail_op(cute_error *err, cute_status code, const char *op,
                          const char *fmt, ...)
 {
   if (err) {
+    char text[2 * CUTE_ERRMSG_SIZE];
     va_list ap;
-    size_t n = op_prefix(err->msg, sizeof err->msg, op, a, b);
+    size_t n = op_prefix(text, sizeof text, op, a, b);
     err->code = code;
     err->column = 0;
     va_start(ap, fmt);
-    vsnprintf(err->msg + n, sizeof err->msg - n, fmt, ap);
+    vsnprintf(text + n, sizeof text - n, fmt, ap);
     va_end(ap);
+    keep_end(err->msg, text);
   }
   return code;
 }
@@ -75,11 +125,11 @@ cute_status cute_fail_op(cute_error *err, cute_status code, const char *op,
 void cute_error_context(cute_error *err, const char *op, const cute_layout *a,
                         const cute_layout *b)
 {
-  char inner[CUTE_ERRMSG_SIZE];
+  char text[2 * CUTE_ERRMSG_SIZE];
   size_t n;
   if (!err) return;
-  memcpy(inner, err->msg, sizeof inner);
-  inner[sizeof inner - 1] = '\0';
-  n = op_prefix(err->msg, sizeof err->msg, op, a, b);
-  snprintf(err->msg + n, sizeof err->msg - n, "%s", inner);
+  n = op_prefix(text, sizeof text, op, a, b);
+  err->msg[sizeof err->msg - 1] = '\0';
+  append(text, sizeof text, &n, err->msg, strlen(err->msg));
+  keep_end(err->msg, text);
 }

@@ -374,9 +374,24 @@ static void test_errors(void)
         "1000000000000000,1000000000000000,1000000000000000,"
         "1000000000000000,1000000000000000)");
   cute_fail_op(&e, CUTE_EINVAL, "composition", &a, &a, "long operands");
-  CHECK(strlen(e.msg) == CUTE_ERRMSG_SIZE - 1, "truncated, terminated");
+  /* Long operands are elided in their middle; the reason stays. */
+  CHECK(strlen(e.msg) < CUTE_ERRMSG_SIZE, "terminated");
+  CHECK(strncmp(e.msg, "composition((1,1,1,", 19) == 0, "%s", e.msg);
+  CHECK(strstr(e.msg, "...") != NULL, "%s", e.msg);
+  CHECK(strstr(e.msg, "): long operands") != NULL, "%s", e.msg);
   cute_error_context(&e, "logical_divide", &a, &a);
-  CHECK(strlen(e.msg) == CUTE_ERRMSG_SIZE - 1, "context truncated too");
+  CHECK(strlen(e.msg) < CUTE_ERRMSG_SIZE, "context terminated");
+  CHECK(strncmp(e.msg, "logical_divide((1,1,1,", 22) == 0, "%s", e.msg);
+  CHECK(strstr(e.msg, "): long operands") != NULL, "context keeps the reason");
+  {
+    /* A context around a message that already fills the buffer loses the
+     * middle, not the reason at the end. */
+    memset(e.msg, 'x', sizeof e.msg - 1);
+    memcpy(e.msg + sizeof e.msg - 8, "reason", 7);
+    cute_error_context(&e, "logical_divide", &a, &a);
+    CHECK(strlen(e.msg) == CUTE_ERRMSG_SIZE - 1, "full context fills the buffer");
+    CHECK(strcmp(e.msg + strlen(e.msg) - 6, "reason") == 0, "%s", e.msg);
+  }
 }
 
 int main(void)
