@@ -69,7 +69,7 @@ int fz_ok_tuple(cute_status st, const cute_error *err, const char *op);
  * inside the text (1 .. strlen + 1), in the message too. */
 int fz_parsed(cute_status st, const cute_error *err, const char *text);
 
-/* ---------------------------------------------------------------- parsing -- */
+/* --------------------------------------------------------------- parsing -- */
 int fz_layout(cute_layout *L, const char *text);
 int fz_tuple(cute_tuple *t, const char *text);
 /* An integer field ("12", "-3"); 0 when absent or not an integer. */

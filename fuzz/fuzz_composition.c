@@ -12,7 +12,9 @@
  *   - layout o tiler: rank(R) = n, R's mode k is A's mode k o T_k, the
  *     same layout the plain composition gives, and the tiler fails only
  *     when it is longer than A or one of those compositions fails;
- *   - composed o layout: same swizzle and offset, layout L o B.
+ *   - composed o layout: same swizzle and offset, layout L o B;
+ *   - completeness: A o size(A):1 succeeds (only a limit or an overflow
+ *     may stop it).
  */
 #include "fuzz_common.h"
 
@@ -68,6 +70,27 @@ static int check_composition(cute_layout *R, const cute_layout *A,
     return 0;
   check_points(A, B, R);
   return 1;
+}
+
+/* Completeness: A o size(A):1 is always admissible (stride 1, shape the
+ * whole of A) and is A's function; only a limit or overflow may stop it. */
+static void check_identity(const cute_layout *A)
+{
+  cute_layout I, R;
+  cute_tuple n;
+  cute_error e;
+  cute_status st;
+  int64_t size = fz_size(A);
+  if (size < 0)
+    return;
+  cute_tuple_int(&n, size);
+  cute_layout_left(&I, &n, NULL);
+  st = cute_composition(&R, A, &I, &e);
+  if (fz_ok(st, &e, "composition"))
+    check_points(A, &I, &R);
+  else
+    fz_require(st == CUTE_EOVERFLOW || st == CUTE_ELIMIT,
+               "%s o %s fails: %s", fz_text(A), fz_text(&I), e.msg);
 }
 
 static void check_tiler(const cute_layout *A, const cute_tiler *T)
@@ -157,6 +180,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       check_composed(&C, &B);
   } else if (fz_layout(&A, in.f[0])) {
     check_composition(&R, &A, &B);
+    check_identity(&A);
   }
   return 0;
 }

@@ -6,7 +6,7 @@
  *     A(R(k)) = k for every k < size(R) (the first FZ_MAX_SIZE of them);
  *     and it is the largest: when A's non-zero, non-trivial modes (the
  *     reference filter F) are a bijection onto [0, size(F)), size(R) =
- *     size(F);
+ *     size(F); it fails only on a coordinate A or a negative stride;
  *   - left inverse L: A(L(A(i))) = A(i) for every index i of A, and
  *     L(A(i)) = i when A is injective.
  * Coordinate layouts only go through the error contract.
@@ -61,15 +61,30 @@ static void check_left(const cute_layout *A, const cute_layout *L)
   }
 }
 
+/* A negative stride on a mode that counts (size > 1): cute.h's only
+ * reason for an integral right inverse to fail. */
+static int negative(const cute_layout *A)
+{
+  int k;
+  for (k = 0; k < A->stride.nleaf; k++)
+    if (A->stride.v[k] < 0 && A->shape.v[k] > 1)
+      return 1;
+  return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   static fz_input in;
   cute_layout A, R, L;
   cute_error e;
+  cute_status st;
   int right, left;
   if (!fz_split(&in, data, size) || !fz_layout(&A, in.f[0]))
     return 0;
-  right = fz_ok(cute_right_inverse(&R, &A, &e), &e, "right_inverse");
+  st = cute_right_inverse(&R, &A, &e);
+  right = fz_ok(st, &e, "right_inverse");
+  fz_require(right || cute_layout_has_basis(&A) || negative(&A),
+             "right_inverse(%s) fails: %s", fz_text(&A), e.msg);
   left = fz_ok(cute_left_inverse(&L, &A, &e), &e, "left_inverse");
   if (cute_layout_has_basis(&A))
     return 0;

@@ -4,8 +4,9 @@
  * The whole input is one text, fed to every parser (tuple, layout,
  * swizzle, composed layout, tiler).  On success: print, parse the printed
  * text again, and require the same value and the same text (round trip,
- * design.md "Text forms"); a parsed layout's size and values must match
- * the reference evaluator.  On failure: fz_parsed's contract (a status, a
+ * design.md "Text forms"); every printer keeps snprintf's contract at any
+ * capacity; a parsed layout's size and values must match the reference
+ * evaluator.  On failure: fz_parsed's contract (a status, a
  * message, a column inside the text).
  */
 #include "fuzz_common.h"
@@ -29,6 +30,65 @@ static int reparsable(const printed *p, const char *what)
   return p->len <= CUTE_MAX_TEXT;
 }
 
+/* The snprintf contract of every printer, at capacities around the
+ * text's length and a few small ones: the full length is returned, the
+ * buffer holds the longest prefix that fits, NUL-terminated, and nothing
+ * past cap is written (cap 0: nothing at all). */
+typedef size_t (*printer)(const void *x, char *buf, size_t cap);
+
+static void check_caps(printer print, const void *x, const printed *full,
+                       const char *what)
+{
+  static const size_t small[] = {0, 1, 2, 3, 5, 8, 13};
+  char buf[sizeof full->text + 1];
+  size_t caps[sizeof small / sizeof small[0] + 3], k, n = 0, cap, len;
+  for (k = 0; k < sizeof small / sizeof small[0]; k++)
+    caps[n++] = small[k];
+  caps[n++] = full->len;
+  caps[n++] = full->len + 1;
+  caps[n++] = full->len / 2;
+  for (k = 0; k < n; k++) {
+    cap = caps[k];
+    if (cap > sizeof full->text)
+      continue;
+    memset(buf, '#', sizeof buf);
+    len = print(x, buf, cap);
+    fz_require(len == full->len, "%s printed with cap %zu returns %zu, "
+               "not %zu", what, cap, len, full->len);
+    fz_require(buf[cap] == '#' &&
+                   (cap == 0 ? buf[0] == '#'
+                             : (strlen(buf) == (len < cap ? len : cap - 1) &&
+                                strncmp(buf, full->text, strlen(buf)) == 0)),
+               "%s \"%s\" printed with cap %zu: \"%.*s\"", what,
+               full->text, cap, (int)cap, buf);
+  }
+}
+
+static size_t print_tuple(const void *x, char *buf, size_t cap)
+{
+  return cute_tuple_print(x, buf, cap);
+}
+
+static size_t print_layout(const void *x, char *buf, size_t cap)
+{
+  return cute_layout_print(x, buf, cap);
+}
+
+static size_t print_swizzle(const void *x, char *buf, size_t cap)
+{
+  return cute_swizzle_print(*(const cute_swizzle *)x, buf, cap);
+}
+
+static size_t print_composed(const void *x, char *buf, size_t cap)
+{
+  return cute_composed_print(x, buf, cap);
+}
+
+static size_t print_tiler(const void *x, char *buf, size_t cap)
+{
+  return cute_tiler_print(x, buf, cap);
+}
+
 static void same_text(const printed *a, const printed *b, const char *what)
 {
   fz_require(strcmp(a->text, b->text) == 0,
@@ -48,6 +108,7 @@ static void check_tuple(const char *text)
   fz_require(cute_tuple_depth(&t) <= CUTE_MAX_DEPTH, "depth of %s",
              fz_ttext(&t));
   a.len = cute_tuple_print(&t, a.text, sizeof a.text);
+  check_caps(print_tuple, &t, &a, "tuple");
   if (!reparsable(&a, "tuple"))
     return;
   fz_require(cute_tuple_parse(&u, a.text, &e) == CUTE_OK,
@@ -86,6 +147,7 @@ static void check_layout(const char *text)
     return;
   check_values(&L);
   a.len = cute_layout_print(&L, a.text, sizeof a.text);
+  check_caps(print_layout, &L, &a, "layout");
   if (!reparsable(&a, "layout"))
     return;
   fz_require(cute_layout_parse(&M, a.text, &e) == CUTE_OK,
@@ -110,6 +172,7 @@ static void check_swizzle(const char *text)
   if (!fz_parsed(cute_swizzle_parse(&s, text, &e), &e, text))
     return;
   a.len = cute_swizzle_print(s, a.text, sizeof a.text);
+  check_caps(print_swizzle, &s, &a, "swizzle");
   reparsable(&a, "swizzle");
   fz_require(cute_swizzle_parse(&t, a.text, &e) == CUTE_OK &&
                  same_swizzle(s, t),
@@ -127,6 +190,7 @@ static void check_composed(const char *text)
     return;
   check_values(&c.layout);
   a.len = cute_composed_print(&c, a.text, sizeof a.text);
+  check_caps(print_composed, &c, &a, "composed");
   if (!reparsable(&a, "composed"))
     return;
   fz_require(cute_composed_parse(&d, a.text, &e) == CUTE_OK,
@@ -149,6 +213,7 @@ static void check_tiler(const char *text)
     return;
   fz_require(t.n >= 0 && t.n <= CUTE_MAX_TILER, "tiler of %d modes", t.n);
   a.len = cute_tiler_print(&t, a.text, sizeof a.text);
+  check_caps(print_tiler, &t, &a, "tiler");
   if (!reparsable(&a, "tiler"))
     return;
   fz_require(cute_tiler_parse(&u, a.text, &e) == CUTE_OK,

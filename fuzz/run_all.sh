@@ -34,7 +34,8 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 bins=()
 for b in "$build"/fuzz/fuzz_* "$build"/fuzz_*; do
   case $(basename "$b") in fuzz_replay_*|*.*) continue ;; esac
-  [ -f "$b" ] && [ -x "$b" ] && bins+=("$(cd "$(dirname "$b")" && pwd)/$(basename "$b")")
+  [ -f "$b" ] && [ -x "$b" ] || continue
+  bins+=("$(cd "$(dirname "$b")" && pwd)/$(basename "$b")")
 done
 if [ ${#bins[@]} -eq 0 ]; then
   echo "$0: no fuzz_<target> binaries in $build or $build/fuzz" >&2
