@@ -73,32 +73,42 @@ static size_t sink_end(text_sink *o)
 
 /* One leaf: `_`, an integer, or a scaled basis v@i@j... whose path (stored
  * outermost first) is printed innermost first, as CuTe prints E<0,1> as
- * 1@1@0.  A zero coefficient keeps its basis so the text round-trips. */
+ * 1@1@0.  A zero coefficient keeps its basis so the text round-trips.
+ * Messages print hand-made operands before anything checked them, so a
+ * path longer than a basis holds is cut (its length byte would shift past
+ * the 32 bits of cute_basis). */
 static void sink_leaf(text_sink *o, int64_t v, cute_basis e)
 {
-  int k;
+  int k, len = CUTE_BASIS_LEN(e);
   if (e == 0 && v == CUTE_UNDERSCORE) {
     sink_char(o, '_');
     return;
   }
   sink_int(o, v);
-  for (k = CUTE_BASIS_LEN(e) - 1; k >= 0; k--) {
+  if (len > CUTE_MAX_BASIS_DEPTH)
+    len = CUTE_MAX_BASIS_DEPTH;
+  for (k = len - 1; k >= 0; k--) {
     sink_char(o, '@');
     sink_int(o, CUTE_BASIS_AT(e, k));
   }
 }
 
 /* Walks the token string; a comma goes before any element that follows a
- * leaf or a closed group. */
+ * leaf or a closed group.  The walk stays inside the arrays whatever the
+ * counts say (a hand-made tuple in an error message): tokens past
+ * CUTE_MAX_TOKENS are not read, leaves past CUTE_MAX_LEAVES print '?'. */
 static void sink_tuple(text_sink *o, const cute_tuple *t)
 {
   int i, leaf = 0;
+  int ntok = t->ntok < CUTE_MAX_TOKENS ? t->ntok : CUTE_MAX_TOKENS;
   char prev = '(';
-  for (i = 0; i < t->ntok; i++) {
+  for (i = 0; i < ntok; i++) {
     char c = t->tok[i];
     if (c != ')' && prev != '(')
       sink_char(o, ',');
-    if (c == 'x') {
+    if (c == 'x' && leaf == CUTE_MAX_LEAVES) {
+      sink_char(o, '?');
+    } else if (c == 'x') {
       sink_leaf(o, t->v[leaf], t->e[leaf]);
       leaf++;
     } else {
