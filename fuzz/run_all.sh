@@ -51,8 +51,10 @@ for b in "${bins[@]}"; do
   seeds=()
   [ -d "$corpus/$t" ] && seeds+=("$corpus/$t")
   [ -d "$regress/$t" ] && seeds+=("$regress/$t")
+  maxlen=512 # text; fuzz_raw's inputs are a cute_layout and a cute_tuple
+  [ "$t" = raw ] && maxlen=1536
   (cd "$d" && exec "$b" -fork="$jobs" -ignore_crashes=1 \
-     -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=512 \
+     -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=$maxlen \
      -dict="$dict" -artifact_prefix="$d/crashes/" -print_final_stats=1 \
      new "${seeds[@]}" >log 2>&1) &
 done
@@ -65,7 +67,7 @@ for b in "${bins[@]}"; do
   d=$out/$t
   rm -rf "$d/merged" && mkdir -p "$d/merged"
   [ -d "$corpus/$t" ] && cp "$corpus/$t"/* "$d/merged/" 2>/dev/null
-  (cd "$d" && "$b" -merge=1 -max_len=512 merged new >merge.log 2>&1)
+  (cd "$d" && "$b" -merge=1 -max_len=1536 merged new >merge.log 2>&1)
   if [ -d "$corpus/$t" ]; then
     for s in "$corpus/$t"/*; do rm -f "$d/merged/$(basename "$s")"; done
   fi
