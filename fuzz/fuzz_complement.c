@@ -70,13 +70,18 @@ static void check_cover(const cute_layout *A, const cute_layout *C,
   free(seen);
 }
 
-/* Coordinate layouts: C(j) for 1 <= j < size(C) is no value of A. */
+/* Coordinate layouts: C(j) for 1 <= j < size(C) is no value of A.  The
+ * pairs are compared as tuples: at most PAIRS_MAX of them, as 828:608@26
+ * (its complement has 608 elements of 27 modes) took 6 s under ASan. */
+enum { PAIRS_MAX = 1 << 16 };
+
 static void check_coordinate(const cute_layout *A, const cute_layout *C)
 {
   int64_t na = fz_size(A), nc = fz_size(C), i, j;
   static cute_tuple av[FZ_MAX_SIZE];
   cute_tuple c;
-  if (na < 0 || nc < 0 || na > FZ_MAX_SIZE || nc > FZ_MAX_SIZE)
+  if (na < 0 || nc < 0 || na > FZ_MAX_SIZE || nc > FZ_MAX_SIZE ||
+      na * nc > PAIRS_MAX)
     return;
   for (i = 0; i < na; i++)
     if (!fz_eval_at(A, i, &av[i]))
@@ -89,6 +94,16 @@ static void check_coordinate(const cute_layout *A, const cute_layout *C)
                  " = A(%lld) = %s", fz_text(A), fz_text(C), (long long)j,
                  (long long)i, fz_ttext(&c));
   }
+}
+
+/* A basis stride of non-zero value: A's codomain is not the integers. */
+static int live_basis(const cute_layout *A)
+{
+  int k;
+  for (k = 0; k < A->stride.nleaf; k++)
+    if (A->stride.e[k] != 0 && A->stride.v[k] != 0)
+      return 1;
+  return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -106,8 +121,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (!fz_ok(st, &e, "complement"))
     return 0;
   if (cute_layout_has_basis(&A)) {
-    fz_require(cotarget <= 0, "complement(%s, %lld) of a coordinate layout "
-               "succeeds", fz_text(&A), (long long)cotarget);
+    /* A basis stride of value 0 (6:0@2) adds nothing to the image: the
+     * complement skips stride-0 modes, so A is integral for the cotarget. */
+    fz_require(cotarget <= 0 || !live_basis(&A), "complement(%s, %lld) of a "
+               "coordinate layout succeeds", fz_text(&A), (long long)cotarget);
     check_coordinate(&A, &C);
     return 0;
   }

@@ -14,10 +14,11 @@
  *   - X, Y layouts: K = max_common_vector, R = max_common_layout agree
  *     (status, size(R) = K) and X(R(k)) = Y(R(k)) = k, R(k) an index of
  *     both, for k < K; they fail only on coordinate layouts or overflow;
- *   - X a layout, n (and m): upcast(X, n) touches exactly the wide
- *     elements floor(X(i)/n) (X injective, non-negative strides: leaf by
- *     leaf, overlapping modes lose elements, (8,8):(2,1) by 8 gives
- *     (2,1):(1,1), which misses element 2); downcast(X, n) D has
+ *   - X a layout, n (and m): upcast(X, n) touches only wide elements
+ *     floor(X(i)/n), and all of them when X's image is whole wide
+ *     elements (X injective, non-negative strides: leaf by leaf,
+ *     overlapping or interleaved modes lose elements, (8,8):(2,1) and
+ *     (6,4):(4,3) by 8 and 12 give (2,1):(1,1)); downcast(X, n) D has
  *     upcast(D, n) = X, and with one stride-1 leaf, an injective X and
  *     non-negative strides, D's image is { n*X(i) + r : r < n };
  *     recast(X, n, m) is upcast or downcast by the ratio.
@@ -183,6 +184,11 @@ static int64_t distinct(const int64_t *v, int64_t n, int64_t *s)
   return m;
 }
 
+/* Every wide element U touches is one X touches: U's coordinate c' of a
+ * narrow leaf s:d (|d| < n) is X's coordinate c'*n/|d|, so U(i') = X(i)/n
+ * exactly.  The converse needs X's image to be whole wide elements: an
+ * interleaved X like (6,4):(4,3) by 12 spans elements 0..2, U =
+ * (2,1):(1,1) only 0..1 (leaf by leaf, as CuTe's upcast). */
 static void check_upcast(const cute_layout *X, const cute_layout *U, int64_t n)
 {
   int64_t nx = fz_size(X), nu, k, m, mu;
@@ -196,9 +202,14 @@ static void check_upcast(const cute_layout *X, const cute_layout *U, int64_t n)
   if (!fz_eval_all(U, nu, wide))
     return;
   mu = distinct(wide, nu, wsorted);
-  fz_require(m == mu && memcmp(sorted, wsorted, (size_t)m * 8) == 0,
-             "upcast(%s, %lld) = %s does not touch the same elements",
-             fz_text(X), (long long)n, fz_text(U));
+  for (k = 0; k < mu; k++)
+    fz_require(fz_member(sorted, m, wsorted[k]), "upcast(%s, %lld) = %s "
+               "touches element %lld, which X does not", fz_text(X),
+               (long long)n, fz_text(U), (long long)wsorted[k]);
+  if ((fz_i128)m * n == nx)
+    fz_require(m == mu, "upcast(%s, %lld) = %s does not touch all %lld "
+               "elements of X, which fills them", fz_text(X), (long long)n,
+               fz_text(U), (long long)m);
 }
 
 static void check_downcast(const cute_layout *X, const cute_layout *D,
