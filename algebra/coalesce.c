@@ -178,5 +178,7 @@ cute_status cute_filter(cute_layout *out, const cute_layout *L,
   cute_layout z;
   cute_status st = cute_filter_zeros(&z, L, err);
   if (st) return st;
-  return cute_coalesce(out, &z, err);
+  if ((st = cute_coalesce(out, &z, err)))
+    cute_error_context(err, "filter", L, NULL); /* coalesce named z */
+  return st;
 }

@@ -311,8 +311,10 @@ cute_status cute_layout_cosize(const cute_layout *L, int64_t *out,
   cute_status st;
   if (cute_layout_has_basis(L)) return not_integral(L, "cosize", err);
   if ((st = cute_layout_size(L, &n, err)) ||
-      (st = cute_layout_eval_index(L, n - 1, &last, err)))
+      (st = cute_layout_eval_index(L, n - 1, &last, err))) {
+    cute_error_context(err, "cosize", L, NULL); /* was size's or layout's */
     return st;
+  }
   if (cute_add(last, 1, out))
     return cute_fail_op(err, CUTE_EOVERFLOW, "cosize", L, NULL,
                         "64-bit overflow");
@@ -369,7 +371,10 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
     cute_error_context(err, "slice", L, NULL);
     return st;
   }
-  if ((st = inner_product(offset, c, L, err))) return st;
+  if ((st = inner_product(offset, c, L, err))) {
+    cute_error_context(err, "slice", L, NULL); /* names layout only */
+    return st;
+  }
   cute_scratch_start(&r);
   whole.tok0 = whole.leaf0 = 0;
   whole.tok1 = L->shape.ntok;

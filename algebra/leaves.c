@@ -3,9 +3,10 @@
  */
 #include "leaves.h"
 
-/* The flat leaves of L with their index strides (checked arithmetic). */
+/* The flat leaves of L with their index strides (checked arithmetic); an
+ * overflow names `op`, the operation the caller asked for. */
 static cute_status leaves_of(cute_leaves *x, const cute_layout *L,
-                             cute_error *err)
+                             const char *op, cute_error *err)
 {
   int i;
   int64_t r = 1;
@@ -19,7 +20,7 @@ static cute_status leaves_of(cute_leaves *x, const cute_layout *L,
     /* The last product is the size, which may overflow although no index
      * stride does; only strides that are used are checked. */
     if (i + 1 < x->n && cute_mul(r, m->s, &r))
-      return cute_fail_op(err, CUTE_EOVERFLOW, "layout", L, NULL,
+      return cute_fail_op(err, CUTE_EOVERFLOW, op, L, NULL,
                           "index stride overflows 64 bits");
   }
   return CUTE_OK;
@@ -151,7 +152,7 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
   cute_layout part, r; /* r, not out: out may alias L */
   cute_status st;
   int c, ncomp = 0;
-  if ((st = leaves_of(&x, L, err)) ||
+  if ((st = leaves_of(&x, L, op, err)) ||
       (st = components(&x, &ncomp, op, L, err)))
     return st;
   if (ncomp == 0) {
@@ -164,15 +165,19 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
   if ((st = cute_tuple_open(&r.shape, err)) ||
       (st = cute_tuple_open(&r.stride, err)))
     return st;
-  for (c = 0; c < ncomp; c++)
+  for (c = 0; c < ncomp; c++) {
     if ((st = apply_one(&part, &x, CUTE_BASIS1(c), L, op, fn, ctx, flags,
-                          err)) ||
-        (st = cute_tuple_push(&r.shape, &part.shape, err)) ||
-        (st = cute_tuple_push(&r.stride, &part.stride, err)))
+                        err)))
       return st;
-  if ((st = cute_tuple_close(&r.shape, err)) ||
-      (st = cute_tuple_close(&r.stride, err)))
+    if ((st = cute_tuple_push(&r.shape, &part.shape, err)) ||
+        (st = cute_tuple_push(&r.stride, &part.stride, err)))
+      break;
+  }
+  if (st || (st = cute_tuple_close(&r.shape, err)) ||
+      (st = cute_tuple_close(&r.stride, err))) {
+    cute_error_context(err, op, L, NULL); /* the result is too long */
     return st;
+  }
   *out = r;
   return CUTE_OK;
 }

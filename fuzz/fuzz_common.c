@@ -54,16 +54,6 @@ static int names_operation(const char *msg)
   return p > msg && (*p == '(' || *p == ':');
 }
 
-static int strict_opname(void)
-{
-  static int strict = -1;
-  if (strict < 0) {
-    const char *s = getenv("FUZZ_STRICT_OPNAME");
-    strict = s != NULL && strcmp(s, "1") == 0;
-  }
-  return strict;
-}
-
 /* Status, code and a non-empty message; returns 1 for CUTE_OK. */
 static int contract(cute_status st, const cute_error *err, const char *op)
 {
@@ -89,7 +79,7 @@ int fz_ok(cute_status st, const cute_error *err, const char *op)
                  strncmp(err->msg, "parse error at column ", 22) == 0,
              "%s: %s message names no operation: \"%s\"", op,
              cute_status_name(st), err->msg);
-  fz_require(!strict_opname() || strstr(err->msg, op) != NULL,
+  fz_require(strstr(err->msg, op) != NULL,
              "%s: %s message does not name %s: \"%s\"", op,
              cute_status_name(st), op, err->msg);
   return 0;

@@ -56,8 +56,8 @@ void fz_require(int ok, const char *fmt, ...)
 
 /* The error contract of a call to `op`: CUTE_OK returns 1; any other
  * status must be a known one, equal err->code, with a non-empty message
- * that names an operation -- "name(" or a parse error -- (and, with
- * FUZZ_STRICT_OPNAME=1 in the environment, `op` itself); returns 0. */
+ * that starts with an operation -- "name(", "name:" or a parse error --
+ * and names `op` itself; returns 0. */
 int fz_ok(cute_status st, const cute_error *err, const char *op);
 
 /* fz_ok without the operation name, for the tuple-level functions
