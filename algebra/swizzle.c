@@ -56,9 +56,11 @@ cute_status cute_swizzle_make(cute_swizzle *sw, int b, int m, int s,
 
 int64_t cute_swizzle_apply(cute_swizzle sw, int64_t offset)
 {
-  int64_t field = ((int64_t)1 << sw.b) - 1;
-  /* A hand-made invalid swizzle acts as the identity, not as UB. */
+  int64_t field;
+  /* A hand-made invalid swizzle acts as the identity, not as UB: the
+   * check comes before any shift by its fields. */
   if (!swizzle_valid(sw) || sw.b == 0) return offset;
+  field = ((int64_t)1 << sw.b) - 1;
   if (sw.s >= 0)
     return offset ^ ((offset & (field << (sw.m + sw.s))) >> sw.s);
   return offset ^ ((offset & (field << sw.m)) << -sw.s);
