@@ -3,7 +3,6 @@
 -- paper's COPY, events for timing.
 --
 --   local cute = require "cute"
-local tiler = require "cute.tiler"
 --   local cuda = require "cute.cuda"
 --   local x = cuda.tensor(cuda.buffer("f32", 1024):random(1), "(32,32):(1,32)")
 --   local y = cuda.tensor(cuda.buffer("f32", 1024), "(32,32):(32,1)")
