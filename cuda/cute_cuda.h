@@ -62,10 +62,10 @@ void cute_cuda_error_clear(cute_cuda_error *err);
  *       bound by itself.  2^28 is a full check of a 16384 x 16384 tensor
  *       (~30 s for a transpose: 8192 x 8192 takes 6.5 s on an H100 host);
  *       past it CUTE_CUDA_EINVAL asks for a sample.
- *   CUTE_CUDA_MAX_INCLUDES  headers read to key one program for the disk
- *       cache (a header that includes itself k times per line without
- *       guards would be read k^depth times), CUTE_CUDA_MAX_INCLUDE_DEPTH
- *       the nesting followed.  Past either the program cannot be keyed and
+ *   CUTE_CUDA_MAX_INCLUDES  distinct headers read to key one program for
+ *       the disk cache (each is read once, however often it is included:
+ *       an include cycle ends there), CUTE_CUDA_MAX_INCLUDE_DEPTH the
+ *       nesting followed.  Past either the program cannot be keyed and
  *       stays in memory only (stats: memory_only), as with an #include
  *       found nowhere: never an error, never a stale disk entry.
  * Not bounded by a constant, because they are linear in a device buffer
