@@ -54,12 +54,10 @@ static void append(char *buf, size_t cap, size_t *n, const char *s, size_t len)
   buf[*n] = '\0';
 }
 
+/* Appends an operand's text, whole or by its head and tail. */
 static void append_operand(char *buf, size_t cap, size_t *n,
-                           const cute_layout *L)
+                           const char *text, size_t len)
 {
-  char text[CUTE_MAX_TEXT];
-  size_t len = cute_layout_print(L, text, sizeof text);
-  if (len >= sizeof text) len = sizeof text - 1;
   if (len <= OPERAND_SHOWN) {
     append(buf, cap, n, text, len);
     return;
@@ -67,6 +65,15 @@ static void append_operand(char *buf, size_t cap, size_t *n,
   append(buf, cap, n, text, OPERAND_HEAD);
   append(buf, cap, n, ELLIPSIS, sizeof ELLIPSIS - 1);
   append(buf, cap, n, text + len - OPERAND_TAIL, OPERAND_TAIL);
+}
+
+static void append_layout(char *buf, size_t cap, size_t *n,
+                          const cute_layout *L)
+{
+  char text[CUTE_MAX_TEXT];
+  size_t len = cute_layout_print(L, text, sizeof text);
+  if (len >= sizeof text) len = sizeof text - 1;
+  append_operand(buf, cap, n, text, len);
 }
 
 /* Writes "op(A, B): " into buf (cap > 0); returns its length.  Two
@@ -79,10 +86,10 @@ static size_t op_prefix(char *buf, size_t cap, const char *op,
   buf[0] = '\0';
   append(buf, cap, &n, op, strlen(op));
   append(buf, cap, &n, "(", 1);
-  if (a) append_operand(buf, cap, &n, a);
+  if (a) append_layout(buf, cap, &n, a);
   if (b) {
     append(buf, cap, &n, ", ", 2);
-    append_operand(buf, cap, &n, b);
+    append_layout(buf, cap, &n, b);
   }
   append(buf, cap, &n, "): ", 3);
   return n;
@@ -122,14 +129,43 @@ cute_status cute_fail_op(cute_error *err, cute_status code, const char *op,
   return code;
 }
 
+/* Puts text[0, n) (capacity 2 * CUTE_ERRMSG_SIZE) before err's message. */
+static void prepend(cute_error *err, char *text, size_t n)
+{
+  err->msg[sizeof err->msg - 1] = '\0';
+  append(text, 2 * CUTE_ERRMSG_SIZE, &n, err->msg, strlen(err->msg));
+  keep_end(err->msg, text);
+}
+
 void cute_error_context(cute_error *err, const char *op, const cute_layout *a,
                         const cute_layout *b)
 {
   char text[2 * CUTE_ERRMSG_SIZE];
-  size_t n;
+  if (err) prepend(err, text, op_prefix(text, sizeof text, op, a, b));
+}
+
+/* Worked example, recast(L, 8, 32) of a 32-leaf L whose upcast fails (the
+ * layout elided in both, the widths and the reason kept):
+ *   recast((3,3,3,...,1000000000093), 8, 32): upcast((3,3,3,...,
+ *   1000000000093)): divisibility: stride 1000000000003 is not a multiple
+ *   of 4 */
+void cute_error_prefix(cute_error *err, const char *op, ...)
+{
+  char text[2 * CUTE_ERRMSG_SIZE];
+  const char *operand, *sep = "";
+  size_t n = 0;
+  va_list ap;
   if (!err) return;
-  n = op_prefix(text, sizeof text, op, a, b);
-  err->msg[sizeof err->msg - 1] = '\0';
-  append(text, sizeof text, &n, err->msg, strlen(err->msg));
-  keep_end(err->msg, text);
+  text[0] = '\0';
+  append(text, sizeof text, &n, op, strlen(op));
+  append(text, sizeof text, &n, "(", 1);
+  va_start(ap, op);
+  while ((operand = va_arg(ap, const char *)) != NULL) {
+    append(text, sizeof text, &n, sep, strlen(sep));
+    append_operand(text, sizeof text, &n, operand, strlen(operand));
+    sep = ", ";
+  }
+  va_end(ap);
+  append(text, sizeof text, &n, "): ", 3);
+  prepend(err, text, n);
 }

@@ -58,6 +58,17 @@ cute_status cute_fail_op(cute_error *err, cute_status code, const char *op,
 void cute_error_context(cute_error *err, const char *op, const cute_layout *a,
                         const cute_layout *b);
 
+/* The same for operands that are not (only) layouts: "op(x, y, ...): "
+ * where x, y, ... are the const char * arguments up to a NULL, CuTe text
+ * already (a layout printed, a coordinate, an integer), each elided in its
+ * middle when long like a layout operand; the message keeps its end.
+ *   cute_error_prefix(err, "recast", text_of_L, "8", "32", (char *)NULL) */
+void cute_error_prefix(cute_error *err, const char *op, ...)
+#if defined(__GNUC__)
+    __attribute__((sentinel))
+#endif
+    ;
+
 /* Overflow error shorthand. */
 #define CUTE_OVERFLOW(err, what) \
   cute_fail((err), CUTE_EOVERFLOW, "%s: 64-bit overflow", (what))

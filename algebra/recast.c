@@ -17,7 +17,7 @@
  */
 #include "internal.h"
 
-#include <string.h>
+#include <stdio.h>
 
 static cute_status check_factor(const char *op, const cute_layout *L,
                                 int64_t n, cute_error *err)
@@ -127,12 +127,11 @@ cute_status cute_recast(cute_layout *out, const cute_layout *L,
           : cute_downcast(out, L, wide / narrow, err);
   if (st && err) {
     /* the call the user made, then the step that failed */
-    char inner[CUTE_ERRMSG_SIZE], text[CUTE_ERRMSG_SIZE / 2];
-    memcpy(inner, err->msg, sizeof inner);
-    inner[sizeof inner - 1] = '\0';
+    char text[CUTE_MAX_TEXT], o[24], n[24];
     cute_layout_print(L, text, sizeof text);
-    cute_fail(err, st, "recast(%s, %lld, %lld): %s", text,
-              (long long)old_bits, (long long)new_bits, inner);
+    snprintf(o, sizeof o, "%lld", (long long)old_bits);
+    snprintf(n, sizeof n, "%lld", (long long)new_bits);
+    cute_error_prefix(err, "recast", text, o, n, (char *)NULL);
   }
   return st;
 }

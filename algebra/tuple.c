@@ -471,13 +471,12 @@ bad_leaf:
 static cute_status coord_fail(cute_error *err, cute_status st, const char *op,
                               const char *first, const cute_tuple *shape)
 {
-  char inner[CUTE_ERRMSG_SIZE], b[256];
+  char b[CUTE_MAX_TEXT];
   if (!err) return st;
-  memcpy(inner, err->msg, sizeof inner);
-  inner[sizeof inner - 1] = '\0';
-  return cute_fail(err, st, "%s(%s, %s): %s", op, first,
-                   cute_tuple_check(shape, NULL) ? "?"
-                   : tuple_text(shape, b, sizeof b), inner);
+  err->code = st;
+  cute_error_prefix(err, op, first, cute_tuple_check(shape, NULL) ? "?"
+                    : tuple_text(shape, b, sizeof b), (char *)NULL);
+  return st;
 }
 
 cute_status cute_idx2crd(cute_tuple *crd, int64_t idx, const cute_tuple *shape,
@@ -502,7 +501,7 @@ cute_status cute_crd2idx(int64_t *idx, const cute_tuple *crd,
 {
   int64_t c[CUTE_MAX_LEAVES], r = 0, p = 1;
   int k;
-  char b[256];
+  char b[CUTE_MAX_TEXT];
   cute_status st = cute_tuple_natural(c, crd, shape, 0, err);
   for (k = 0; !st && k < shape->nleaf; k++) {
     int64_t t;

@@ -4,6 +4,7 @@
  */
 #include "testlib.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef cute_status (*cast_fn)(cute_layout *, const cute_layout *, int64_t,
@@ -101,6 +102,32 @@ static void errors(void)
   CHECK(cute_recast(&R, &A, 0, 16, &e) == CUTE_EINVAL, "recast 0 bits");
 }
 
+/* recast's context around a failed step elides a long layout in its middle
+ * and keeps the widths and the step's reason. */
+static void long_operand(void)
+{
+  char text[1024], *end, *dots;
+  size_t k = (size_t)snprintf(text, sizeof text, "(");
+  cute_layout A, R;
+  cute_error e;
+  int i;
+  for (i = 0; i < CUTE_MAX_LEAVES; i++)
+    k += (size_t)snprintf(text + k, sizeof text - k, "%s3", i ? "," : "");
+  for (i = 0; i < CUTE_MAX_LEAVES; i++)
+    k += (size_t)snprintf(text + k, sizeof text - k, "%s%lld",
+                          i ? "," : "):(", 1000000000000LL + 3 * i);
+  snprintf(text + k, sizeof text - k, ")");
+  A = L(text);
+  CHECK(cute_recast(&R, &A, 8, 32, &e) == CUTE_EDIVISIBILITY,
+        "recast 8 -> 32 of a long layout");
+  end = strstr(e.msg, "1000000000093), 8, 32): upcast((3,3,");
+  dots = strstr(e.msg, "...");
+  CHECK(strstr(e.msg, "recast((3,3,") == e.msg && end != NULL &&
+        dots != NULL && dots < end &&
+        strstr(e.msg, "): divisibility: stride 1000000000003 is not a "
+                      "multiple of 4") != NULL, "recast: %s", e.msg);
+}
+
 /* upcast(downcast(L, n), n) == L: the round trip is exact. */
 static void round_trips(void)
 {
@@ -129,6 +156,7 @@ int main(void)
   downcasts();
   recasts();
   errors();
+  long_operand();
   round_trips();
   return test_finish();
 }

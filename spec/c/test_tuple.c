@@ -5,6 +5,7 @@
  */
 #include "testlib.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define CHECK_TUPLE(t, expected) \
@@ -286,6 +287,47 @@ static void test_extended(void)
   CHECK(cute_crd2idx(&i, &c, &s, &e) == CUTE_EINVAL, "basis in coordinate");
 }
 
+/* "(1000000000000,1000000000003,...)": 32 leaves, 446 characters. */
+static void long_text(char *buf, size_t cap, int64_t first)
+{
+  size_t k = 0;
+  int i;
+  for (i = 0; i < CUTE_MAX_LEAVES; i++)
+    k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? "," : "(",
+                          (long long)(first + 3 * i));
+  snprintf(buf + k, cap - k, ")");
+}
+
+static int ends_with(const char *s, const char *end)
+{
+  size_t n = strlen(s), m = strlen(end);
+  return n >= m && strcmp(s + n - m, end) == 0;
+}
+
+/* Long operands are elided in their middle, each keeping its head and tail,
+ * and the reason stays whole. */
+static void test_long_operands(void)
+{
+  char text[1024];
+  cute_tuple c, s;
+  cute_error e;
+  int64_t i;
+  long_text(text, sizeof text, 1000000000000);
+  c = s = T(text);
+  CHECK(cute_crd2idx(&i, &c, &s, &e) == CUTE_EOVERFLOW, "crd2idx overflow");
+  CHECK(strstr(e.msg, "crd2idx((1000000000000,1000000000003,") == e.msg &&
+        strstr(e.msg, "...") &&
+        strstr(e.msg, "1000000000093), (1000000000000,1000000000003,") &&
+        ends_with(e.msg, "1000000000093)): 64-bit overflow"),
+        "crd2idx: %s", e.msg);
+  long_text(text, sizeof text, 0);
+  s = T(text);
+  CHECK(cute_idx2crd(&c, 5, &s, &e) == CUTE_EINVAL, "idx2crd leaf 0");
+  CHECK(strstr(e.msg, "idx2crd(5, (0,3,6,") == e.msg &&
+        ends_with(e.msg, ",90,93)): shape leaf 0 is not positive"),
+        "idx2crd: %s", e.msg);
+}
+
 /* Round trips over random shapes: crd2idx(idx2crd(i)) = i on the extended
  * domain, idx2crd(crd2idx(c)) = c for in-bounds natural coordinates. */
 static void test_roundtrip(void)
@@ -322,6 +364,7 @@ int main(void)
   test_relations();
   test_figure2();
   test_extended();
+  test_long_operands();
   test_roundtrip();
   return test_finish();
 }
