@@ -42,6 +42,21 @@ describe("cute.limits", function()
     end)
     assert.equal(65536, p.max_cells)
   end)
+
+  it("prints the operands only when the limit is hit", function()
+    local printed = 0
+    local operand = setmetatable({}, { __tostring = function()
+      printed = printed + 1
+      return "(2,3):(1,2)"
+    end })
+    local limits = require "cute.limits"
+    limits.check("cells", "op", limits.cells, "cells", operand, operand)
+    assert.equal(0, printed)
+    has(msg(limits.check, "cells", "op", limits.cells + 1, "cells", operand,
+            operand), "op((2,3):(1,2), (2,3):(1,2)): 65537 cells exceed the "
+            .. "limit of 65536 cells (cute.limits.cells)")
+    assert.equal(2, printed)
+  end)
 end)
 
 describe("cute.limits.cells", function()

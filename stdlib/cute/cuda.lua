@@ -186,8 +186,8 @@ end
 --- Values in logical (colexicographic) order, read back from the device;
 -- at most cute.limits.visit of them (a stride-0 layout has any size).
 function Tensor:to_table()
-  require("cute.limits").check("visit", "to_table", tostring(self),
-                               cute.size(self.layout), "elements")
+  require("cute.limits").check("visit", "to_table", cute.size(self.layout),
+                               "elements", self)
   local lo, hi = reach(self.layout)
   local data = self.buffer:download(self.offset + lo, hi - lo + 1)
   local out, L = {}, self.layout

@@ -40,13 +40,17 @@ local core = require "cute.core"
 local M = { cells = 65536, visit = 1 << 24 }
 for name, value in pairs(core.limits) do M[name] = value end
 
---- Raises "op(operands): n what exceed the limit of m what
--- (cute.limits.name)" when n > M[name]; `operands` is their text.
-function M.check(name, op, operands, n, what)
+--- Raises "op(A, B, ...): n what exceed the limit of m what
+-- (cute.limits.name)" when n > M[name]; the operands A, B, ... (layouts,
+-- tensors) follow `what` and are printed only then, since the calls that
+-- pass stay on hot paths (every show, every owners).
+function M.check(name, op, n, what, ...)
   local m = M[name]
   if n > m then
+    local operands = table.pack(...)
+    for i = 1, operands.n do operands[i] = tostring(operands[i]) end
     error(("%s(%s): %d %s exceed the limit of %d %s (cute.limits.%s)")
-      :format(op, operands, n, what, m, what, name), 2)
+      :format(op, table.concat(operands, ", "), n, what, m, what, name), 2)
   end
 end
 

@@ -33,7 +33,7 @@ setmetatable(M, {
 --- Raises "op(L): n cells exceed the limit of 65536 cells
 -- (cute.limits.cells)" when n is too big.
 function M.check_cells(op, L, n)
-  limits.check("cells", op, tostring(L), n, "cells")
+  limits.check("cells", op, n, "cells", L)
 end
 
 local Layout = core.metatables.Layout

@@ -103,7 +103,7 @@ function M.owners(tv, shape)
   end
   local n = core.size(shape)
   local nt, nv = core.size(tv:mode(0)), core.size(tv:mode(1))
-  limits.check("visit", "owners", tostring(tv), core.size(tv), "elements")
+  limits.check("visit", "owners", core.size(tv), "elements", tv)
   local owners = {}
   for t = 0, nt - 1 do
     for v = 0, nv - 1 do
@@ -132,7 +132,7 @@ function M.bijection(tv, n)
     return false, ("%s without its broadcast modes is %s: %d elements for a "
       .. "tile of %d"):format(tostring(tv), tostring(F), size, n)
   end
-  limits.check("visit", "bijection", tostring(tv), size, "elements")
+  limits.check("visit", "bijection", size, "elements", tv)
   local seen = {}
   for i = 0, size - 1 do
     local x = F(i)

@@ -94,8 +94,8 @@ function M.bank_conflicts(smem, access, opts)
     instructions = {}, cells = {}, worst = 1, wavefronts = 0, ideal = 0 },
     Result)
   local nt, nv = core.size(access:mode(0)), core.size(access:mode(1))
-  limits.check("visit", "bank_conflicts", tostring(smem) .. ", "
-    .. tostring(access), core.size(access), "accesses")
+  limits.check("visit", "bank_conflicts", core.size(access), "accesses",
+    smem, access)
   local width = self.vec * self.bytes
   local per_phase = width <= 4 and 32 or math.max(1, 128 // width)
   local shape = { rows, cols }
