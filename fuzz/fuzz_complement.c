@@ -10,7 +10,9 @@
  *     domain, and C(0) = 0;
  *   - with cotarget > 0: size(A) * size(C) >= cotarget and the offsets
  *     A(i) + C(j) of (A, C) cover [0, cotarget);
- *   - a coordinate A with a cotarget > 0 is CUTE_ECODOMAIN.
+ *   - a coordinate A with a cotarget > 0 is CUTE_ECODOMAIN;
+ *   - without a cotarget, an integral A whose modes do not interleave
+ *     (complementable) is refused only on overflow.
  * A coordinate complement is checked for disjointness over C's domain.
  */
 #include "fuzz_common.h"
@@ -96,6 +98,37 @@ static void check_coordinate(const cute_layout *A, const cute_layout *C)
   }
 }
 
+/* The minimal complement's condition: A's modes of size > 1 and non-zero
+ * stride, in stride order, each start at or past the extent of those
+ * before it (no negative stride).  Then complement(A) must succeed
+ * unless 64-bit arithmetic overflows; (3,2):(2,3) interleaves. */
+static int complementable(const cute_layout *A)
+{
+  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], t;
+  fz_i128 cur = 1;
+  int n = 0, k, j;
+  for (k = 0; k < A->shape.nleaf; k++) {
+    if (A->stride.v[k] < 0)
+      return 0;
+    if (A->shape.v[k] > 1 && A->stride.v[k] != 0) {
+      s[n] = A->shape.v[k];
+      d[n++] = A->stride.v[k];
+    }
+  }
+  for (k = 1; k < n; k++)
+    for (j = k; j > 0 && (d[j] < d[j - 1] ||
+                          (d[j] == d[j - 1] && s[j] < s[j - 1])); j--) {
+      t = d[j]; d[j] = d[j - 1]; d[j - 1] = t;
+      t = s[j]; s[j] = s[j - 1]; s[j - 1] = t;
+    }
+  for (k = 0; k < n; k++) {
+    if (d[k] < cur)
+      return 0;
+    cur = (fz_i128)s[k] * d[k];
+  }
+  return 1;
+}
+
 /* A basis stride of non-zero value: A's codomain is not the integers. */
 static int live_basis(const cute_layout *A)
 {
@@ -118,6 +151,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (in.n > 1 && !fz_int(&cotarget, in.f[1]))
     return 0;
   st = cute_complement(&C, &A, cotarget, &e);
+  fz_require(st == CUTE_OK || st == CUTE_EOVERFLOW || cotarget > 0 ||
+                 live_basis(&A) || !complementable(&A),
+             "complement(%s) fails: %s", fz_text(&A), e.msg);
   if (!fz_ok(st, &e, "complement"))
     return 0;
   if (cute_layout_has_basis(&A)) {
