@@ -416,22 +416,27 @@ cute_status cute_composition(cute_layout *out, const cute_layout *A,
 
 /* ----------------------------------------------------------------- tiler -- */
 
-/* "composition(A, <T>): mode i: <inner message>" */
+/* "composition(A, <T>): mode i: <inner message>", A and T elided in their
+ * middle when long and the inner message keeping its reason (error.c). */
 static cute_status tiler_fail(cute_error *err, cute_status code,
                               const cute_layout *A, const cute_tiler *T,
                               int mode, const char *reason)
 {
-  char a[CUTE_ERRMSG_SIZE / 2], t[CUTE_ERRMSG_SIZE / 2];
-  char inner[CUTE_ERRMSG_SIZE];
+  char a[CUTE_MAX_TEXT], t[CUTE_MAX_TEXT], note[32];
   if (!err) return code;
-  /* reason may be err->msg itself (mode_fail passes it), which cute_fail
-   * overwrites while formatting: copy it out first. */
-  snprintf(inner, sizeof inner, "%s", reason);
+  /* reason may be err->msg itself (mode_fail passes it). */
+  if (reason != err->msg)
+    cute_fail(err, code, "%s", reason);
+  err->code = code;
+  err->column = 0;
+  if (mode >= 0) {
+    snprintf(note, sizeof note, "mode %d: ", mode);
+    cute_error_note(err, note);
+  }
   cute_layout_print(A, a, sizeof a);
   cute_tiler_print(T, t, sizeof t);
-  if (mode < 0)
-    return cute_fail(err, code, OP "(%s, %s): %s", a, t, inner);
-  return cute_fail(err, code, OP "(%s, %s): mode %d: %s", a, t, mode, inner);
+  cute_error_prefix(err, OP, a, t, (char *)NULL);
+  return code;
 }
 
 /* Mode i failed in the one-pass build below, which never makes mode i of

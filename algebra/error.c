@@ -169,3 +169,15 @@ void cute_error_prefix(cute_error *err, const char *op, ...)
   append(text, sizeof text, &n, "): ", 3);
   prepend(err, text, n);
 }
+
+/* A note put verbatim before the message, "mode 1: " say; the message
+ * keeps its end. */
+void cute_error_note(cute_error *err, const char *note)
+{
+  char text[2 * CUTE_ERRMSG_SIZE];
+  size_t n = 0;
+  if (!err) return;
+  text[0] = '\0';
+  append(text, sizeof text, &n, note, strlen(note));
+  prepend(err, text, n);
+}

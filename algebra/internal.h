@@ -69,6 +69,10 @@ void cute_error_prefix(cute_error *err, const char *op, ...)
 #endif
     ;
 
+/* "note" verbatim before err's message (a step's name: "mode 1: "), the
+ * message keeping its end. */
+void cute_error_note(cute_error *err, const char *note);
+
 /* Overflow error shorthand. */
 #define CUTE_OVERFLOW(err, what) \
   cute_fail((err), CUTE_EOVERFLOW, "%s: 64-bit overflow", (what))

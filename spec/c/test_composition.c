@@ -222,6 +222,19 @@ static void test_tilers(void)
   CHECK(cute_composition_tiler(&R, &A, &T, &e) == CUTE_EDIVISIBILITY &&
             strstr(e.msg, "mode 1: composition((4,6,8):(4,2,3), 6:3)"),
         "tiler mode error: %s", e.msg);
+  /* Long operands (both elided) and a long mode message keep the reason. */
+  A = L("((3,3,3,3,3,3,3,3,3,3,3,3,3,3),(4,6,8,3,3,3,3,3,3,3,3,3,3,3,3,3,3)):"
+        "((1000000001,1000000002,1000000003,1000000004,1000000005,1000000006,"
+        "1000000007,1000000008,1000000009,1000000010,1000000011,1000000012,"
+        "1000000013,1000000014),(4,2,3,1000000015,1000000016,1000000017,"
+        "1000000018,1000000019,1000000020,1000000021,1000000022,1000000023,"
+        "1000000024,1000000025,1000000026,1000000027,1000000028))");
+  T = tiler("<2:1,6:3>");
+  CHECK(cute_composition_tiler(&R, &A, &T, &e) == CUTE_EDIVISIBILITY &&
+            strncmp(e.msg, "composition(((3,3,3,", 20) == 0 &&
+            strstr(e.msg, "...") && strstr(e.msg, "mode 1: composition(") &&
+            strstr(e.msg, "divide neither way") && strlen(e.msg) < CUTE_ERRMSG_SIZE,
+        "long tiler mode error: %s", e.msg);
 }
 
 static void test_negative_strides(void)
