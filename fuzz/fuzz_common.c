@@ -134,6 +134,13 @@ int fz_int(int64_t *v, const char *text)
   return 1;
 }
 
+int fz_starts_with(const char *text, const char *prefix)
+{
+  while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
+    text++;
+  return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
 /* ---------------------------------------------------------------- values -- */
 
 enum { FZ_TEXT_SLOTS = 8, FZ_TEXT_SIZE = 2 * CUTE_MAX_TEXT };

@@ -74,6 +74,8 @@ int fz_layout(cute_layout *L, const char *text);
 int fz_tuple(cute_tuple *t, const char *text);
 /* An integer field ("12", "-3"); 0 when absent or not an integer. */
 int fz_int(int64_t *v, const char *text);
+/* Does the field, past leading blanks, start with prefix ("<", "Sw")? */
+int fz_starts_with(const char *text, const char *prefix);
 
 /* ---------------------------------------------------------------- values -- */
 /* Printed text in a rotating static buffer (valid for 8 calls). */

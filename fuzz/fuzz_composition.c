@@ -18,8 +18,6 @@
  */
 #include "fuzz_common.h"
 
-#include <string.h>
-
 /* R(i) = A(B(i)) for i < size(B), when B is small enough to enumerate. */
 static void check_points(const cute_layout *A, const cute_layout *B,
                          const cute_layout *R)
@@ -151,13 +149,6 @@ static void check_composed(const cute_composed *C, const cute_layout *B)
   }
 }
 
-static int starts_with(const char *s, const char *prefix)
-{
-  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-    s++;
-  return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   static fz_input in;
@@ -167,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   cute_error e;
   if (!fz_split(&in, data, size))
     return 0;
-  if (starts_with(in.f[1], "<")) {
+  if (fz_starts_with(in.f[1], "<")) {
     if (fz_parsed(cute_tiler_parse(&T, in.f[1], &e), &e, in.f[1]) &&
         fz_layout(&A, in.f[0]))
       check_tiler(&A, &T);
@@ -175,7 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   if (!fz_layout(&B, in.f[1]))
     return 0;
-  if (starts_with(in.f[0], "Sw")) {
+  if (fz_starts_with(in.f[0], "Sw")) {
     if (fz_parsed(cute_composed_parse(&C, in.f[0], &e), &e, in.f[0]))
       check_composed(&C, &B);
   } else if (fz_layout(&A, in.f[0])) {

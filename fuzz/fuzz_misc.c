@@ -272,13 +272,6 @@ static void check_recasts(const cute_layout *X, const fz_input *in)
     check_recast(X, n, m);
 }
 
-static int starts_with_sw(const char *s)
-{
-  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-    s++;
-  return s[0] == 'S' && s[1] == 'w';
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   static fz_input in;
@@ -287,7 +280,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   cute_error e;
   if (!fz_split(&in, data, size))
     return 0;
-  if (starts_with_sw(in.f[0])) {
+  if (fz_starts_with(in.f[0], "Sw")) {
     check_swizzle(in.f[0], &in);
     if (fz_parsed(cute_composed_parse(&C, in.f[0], &e), &e, in.f[0]))
       check_composed(&C);
