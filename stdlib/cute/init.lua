@@ -32,6 +32,8 @@ local cute = {
   layout = core.layout,
   layout_right = core.layout_right,
   make_identity_layout = core.make_identity_layout,
+  make_ordered_layout = core.make_ordered_layout,
+  make_layout_like = core.make_layout_like,
   swizzle = core.swizzle,
   composed = core.composed,
   tuple = core.tuple,
@@ -48,6 +50,16 @@ local cute = {
   congruent = core.congruent,
   weakly_congruent = core.weakly_congruent,
   compatible = core.compatible,
+
+  -- tuple arithmetic (CuTe's int_tuple)
+  ceil_div = core.ceil_div,
+  shape_div = core.shape_div,
+  product_each = core.product_each,
+  tuple_add = core.tuple_add,
+  tuple_sub = core.tuple_sub,
+  elem_less = core.elem_less,
+  increment_coord = core.increment_coord,
+  dice = core.dice,
 
   -- modes
   flatten = core.flatten,
@@ -68,6 +80,7 @@ local cute = {
   left_inverse = core.left_inverse,
   max_common_vector = core.max_common_vector,
   max_common_layout = core.max_common_layout,
+  nullspace = core.nullspace,
   upcast = core.upcast,
   downcast = core.downcast,
   recast = core.recast,
