@@ -253,9 +253,13 @@ cute_status cute_layout_concat(cute_layout *out, const cute_layout *const *ls,
 /* Slicing (paper 2.5.1, Figure 5): `crd` is weakly congruent to the shape
  * with CUTE_UNDERSCORE leaves marking the kept modes.  `offset` receives
  * L(c') (an integer tuple, or a coordinate for coordinate layouts) and `out`
- * the sublayout of the kept modes.  At every level, a group with a single
- * surviving child is replaced by that child, so A(2,_) of a rank-2 A is mode
- * 1 itself, exactly as Figure 5 prints.
+ * the sublayout of the kept modes: one top-level mode per `_` leaf of crd,
+ * in order, each that leaf's whole sub-tree of L (CuTe's slice and the
+ * paper's reference; Figure 5 typesets the same functions without the
+ * outer tuple).  A bare `_` keeps L itself; no `_` gives ().
+ *   A = ((3,2),((2,3),2)):((4,1),((2,15),100))
+ *   A(2,_)             = (((2,3),2)):(((2,15),100))   rank 1, offset 8
+ *   A((1,_),((_,0),_)) = (2,2,2):(1,2,100)            offset 4
  * @post L(c) = offset + out(c_kept) for every c that agrees with crd
  *       outside the `_` modes, c_kept its coordinate in those modes. */
 cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
