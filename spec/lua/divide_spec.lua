@@ -32,7 +32,7 @@ describe("logical_divide, paper 3.5.2", function()
   it("the tile mode of zipped_divide is A o T, sliced per block", function()
     local Z = cute.zipped_divide(A, T)
     assert.equal(tostring(cute.composition(A, T)), tostring(Z:mode(0)))
-    local tile, off = Z(_, {1, 1})
+    local tile, off = Z({_, _}, {1, 1})   -- one `_` per tile mode
     assert.equal("(4,8):(20,2)", tostring(tile))
     assert.equal(81, off)
   end)

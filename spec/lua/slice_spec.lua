@@ -60,3 +60,18 @@ describe("slicing, Figure 5", function()
     assert.equal(0, off)
   end)
 end)
+
+describe("L:mode(i, j, ...) takes nested modes (CuTe's layout<I,J>)", function()
+  local B = cute.layout "(8,((4,3),2)):(16,((1,4),128))"
+  it("each index goes one level down", function()
+    assert.equal("((4,3),2):((1,4),128)", tostring(B:mode(1)))
+    assert.equal("(4,3):(1,4)", tostring(B:mode(1, 0)))
+    assert.equal("3:4", tostring(B:mode(1, 0, 1)))
+    assert.equal("8:16", tostring(B:mode(0, 0)))   -- an integer's mode 0
+  end)
+  it("refuses an index past a level's rank", function()
+    assert.has_error(function() B:mode(1, 2) end)
+    assert.has_error(function() B:mode(0, 1) end)
+    assert.has_error(function() B:mode(1, -1) end)
+  end)
+end)

@@ -61,7 +61,7 @@ describe("composed layouts", function()
   it("slice with the offset folded into the composed layout", function()
     local row, off = C(3, cute._)
     assert.equal(0, off)
-    assert.equal("Sw<3,3,3> o 192 o 64:1", tostring(row))
+    assert.equal("Sw<3,3,3> o 192 o (64):(1)", tostring(row))
     for j = 0, 63 do R.eq(row(j), C(3, j), "row 3 at %d", j) end
   end)
 
