@@ -414,9 +414,10 @@ cute_status cute_composed_compose(cute_composed *out, const cute_composed *C,
 /* Printers write CuTe's text (no spaces, no `_` of static integers) into
  * buf (always NUL-terminated when cap > 0) and return the full length, like
  * snprintf.  Parsers accept everything the printers print, whitespace
- * anywhere, and seed 002's basis descriptors: "(1@0, 8@1)", "(1/2@0, 4@1)"
- * (a fraction must reduce to an integer), "(1@0@1)".  A syntax error gives
- * CUTE_ESYNTAX with err->column (1-based) and the expected token. */
+ * anywhere, and basis descriptors (docs/grammar.md): "(1@0, 8@1)",
+ * "(1/2@0, 4@1)" (a fraction must reduce to an integer), "(1@0@1)".  A
+ * syntax error gives CUTE_ESYNTAX with err->column (1-based) and the
+ * expected token. */
 size_t cute_tuple_print(const cute_tuple *t, char *buf, size_t cap);
 size_t cute_layout_print(const cute_layout *L, char *buf, size_t cap);
 size_t cute_swizzle_print(cute_swizzle sw, char *buf, size_t cap);

@@ -1,5 +1,5 @@
 -- Logical divide and its zipped / tiled / flat arrangements (paper 3.5.2,
--- seed 004 "Division Variants").
+-- docs/architecture.md, "Divides and products by mode").
 local cute = require "cute"
 local R = require "helpers.random"
 local L = cute.layout

@@ -1,5 +1,6 @@
--- Input checks of the bindings (design.md "Errors": misuse raises an error
--- with a precise message, never a silently different result).
+-- Input checks of the bindings (docs/architecture.md, "Errors": misuse
+-- raises an error with a precise message, never a silently different
+-- result).
 local cute = require "cute"
 local L = cute.layout
 

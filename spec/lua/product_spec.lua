@@ -1,5 +1,5 @@
 -- Logical product and the products built on it (paper 3.5.1, Figures 10
--- and 11; seed 004 "Product Variants").
+-- and 11; docs/architecture.md, "Divides and products by mode").
 local cute = require "cute"
 local R = require "helpers.random"
 local L = cute.layout
@@ -62,7 +62,7 @@ describe("logical_product, paper 3.5.1", function()
     assert.equal("(3,4,2,5):(4,1,12,24)", tostring(cute.flat_product(A, B)))
   end)
 
-  it("by-mode with a tiler table (seed 004's T_M, T_N)", function()
+  it("by-mode with a tiler table (T_M, T_N for each mode)", function()
     -- each mode is multiplied on its own: T_M = 2:1* o 2:1 = 2:2 and
     -- T_N = 3:2* o 4:1 = (2,1):(1,6) o 4:1 = (2,2):(1,6)
     local A2 = L "(2,3):(1,2)"

@@ -1,5 +1,6 @@
--- Swizzles Sw<B,M,S> and composed layouts Sw o offset o L (design.md;
--- CuTe's Swizzle: bits [M+S, M+S+B) xored into [M, M+B)).
+-- Swizzles Sw<B,M,S> and composed layouts Sw o offset o L
+-- (docs/architecture.md; CuTe's Swizzle: bits [M+S, M+S+B) xored into
+-- [M, M+B)).
 local cute = require "cute"
 local R = require "helpers.random"
 local L = cute.layout

@@ -1,12 +1,12 @@
 --- cute.product -- logical product and the products built on it
--- (paper 3.5.1, Figures 10 and 11; seed 004 "Product Variants").
+-- (paper 3.5.1, Figures 10 and 11; docs/architecture.md, "Semantic choices").
 --
 --   A x B = (A, A* o B)   with A* the (minimal) complement of A
 --
 -- The paper's own examples use the minimal complement, evaluated on its
 -- extended domain: its last mode's stride marks the end of A's codomain,
 -- so A* o B keeps stepping past A for as long as B needs.  This is the
--- same function as seed 004's complement(A, size(A) * cosize(B)) wherever
+-- same function as complement(A, size(A) * cosize(B)) wherever
 -- that exists, and it also exists where the cotarget's holes do not tile
 -- exactly, as in (4,8):(20,2) x (3,2):(2,1) (paper 3.5.1).
 --
