@@ -367,7 +367,9 @@ cute_status cute_max_common_layout(cute_layout *out, const cute_layout *A,
                                    const cute_layout *B, cute_error *err);
 
 /* Recast a layout of old_bits-wide elements to new_bits-wide ones (CuTe's
- * upcast / downcast); indivisible shapes or strides are an error. */
+ * upcast / downcast / recast_layout); indivisible shapes or strides are an
+ * error.  Widths where neither divides the other recast through their gcd:
+ *   recast((8,4):(1,8), 6, 4) = downcast by 3, upcast by 2 = (12,4):(1,12) */
 cute_status cute_upcast(cute_layout *out, const cute_layout *L, int64_t n,
                         cute_error *err);
 cute_status cute_downcast(cute_layout *out, const cute_layout *L, int64_t n,

@@ -19,7 +19,6 @@ local core = require "cute.core"
 local tiler = require "cute.tiler"
 local divide = require "cute.divide"
 local product = require "cute.product"
-local partition = require "cute.partition"
 local show = require "cute.print"
 local limits = require "cute.limits"
 
@@ -98,8 +97,7 @@ local cute = {
   blocked_product = product.blocked_product,
   raked_product = product.raked_product,
 
-  local_tile = partition.local_tile,
-  local_partition = partition.local_partition,
+  -- local_tile, local_partition: of layouts and of tensors (cute.tensor)
 
   print_layout = show.print_layout,
   format_layout = show.format_layout,
@@ -126,6 +124,9 @@ local function forward(module, name)
 end
 for module, names in pairs {
   ["cute.tv"] = {"make_layout_tv", "tv_partition"},
+  ["cute.tensor"] = {"make_tensor", "make_identity_tensor", "counting_iterator",
+                    "make_fragment_like", "print_tensor", "format_tensor",
+                    "local_tile", "local_partition"},
   ["cute.atom"] = {"mma_atom", "copy_atom", "make_tiled_mma",
                    "make_tiled_copy", "make_tiled_copy_A",
                    "make_tiled_copy_B", "make_tiled_copy_C"},
