@@ -16,7 +16,7 @@
  * new ones.  Coordinate layouts have no element size: CUTE_ECODOMAIN.
  * Widths where neither divides the other go through their gcd (below).
  */
-#include "internal.h"
+#include "cute_internal.h"
 
 #include <stdio.h>
 
