@@ -16,7 +16,7 @@
  * Coordinate strides rank by basis path (outermost index first), then by
  * coefficient; mixing them with integers is CUTE_ECODOMAIN.
  */
-#include "internal.h"
+#include "cute_internal.h"
 
 #include <stdio.h>
 

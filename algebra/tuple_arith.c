@@ -10,7 +10,7 @@
  * result too.  Inner steps fail with the bare reason; the public function
  * prefixes it with "op(a, b): " through cute_error_prefix.
  */
-#include "internal.h"
+#include "cute_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -50,9 +50,21 @@ local function formulas(a)
   elseif name:match "^SM80_16x8x8_F16" then
     local f = ptx.m16n8k8_f16
     return { A = f.A, B = nk(f.B), C = f.C }
+  elseif name:match "^SM70_8x8x4_" then
+    -- atom thread t is lane ThrID(t) of quad pair 0
+    local f, thr = ptx.m8n8k4_f16, a.thr_id
+    local function lane(h) return function(t, i) return h(thr(t), i) end end
+    local am, bm = name:match "_(%u)(%u)$"
+    return { A = lane(am == "T" and f.A_row or f.A_col),
+             B = lane(nk(bm == "N" and f.B_col or f.B_row)),
+             C = lane(name:match "F32F16" and f.C_f32 or f.C_f16) }
   elseif name:match "^SM80_8x8x4_F64" then
     local f = ptx.m8n8k4_f64
     return { A = f.A, B = nk(f.B), C = f.C }
+  elseif name:match "^SM90_64x%d+x32_.*_SS_TN$" then
+    return { A = broadcast(M), B = broadcast(N), C = ptx.wgmma.C }
+  elseif name:match "^SM90_64x%d+x32_.*_RS_TN$" then
+    return { A = ptx.wgmma.A_RS8, B = broadcast(N), C = ptx.wgmma.C }
   elseif name:match "^SM90_64x%d+x16_.*_SS$" then
     return { A = broadcast(M), B = broadcast(N), C = ptx.wgmma.C }
   elseif name:match "^SM90_64x%d+x16_.*_RS$" then

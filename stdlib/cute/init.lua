@@ -127,7 +127,7 @@ for module, names in pairs {
   ["cute.tensor"] = {"make_tensor", "make_identity_tensor", "counting_iterator",
                     "make_fragment_like", "print_tensor", "format_tensor",
                     "local_tile", "local_partition"},
-  ["cute.atom"] = {"mma_atom", "copy_atom", "make_tiled_mma",
+  ["cute.atom"] = {"make_smem_layout_atom", "mma_atom", "copy_atom", "make_tiled_mma",
                    "make_tiled_copy", "make_tiled_copy_A",
                    "make_tiled_copy_B", "make_tiled_copy_C"},
   ["cute.picture"] = {"show", "render", "bank_conflicts"},
