@@ -124,6 +124,7 @@ local function forward(module, name)
 end
 for module, names in pairs {
   ["cute.tv"] = {"make_layout_tv", "tv_partition"},
+  ["cute.tile_to_shape"] = {"tile_to_shape"},
   ["cute.tensor"] = {"make_tensor", "make_identity_tensor", "counting_iterator",
                     "make_fragment_like", "print_tensor", "format_tensor",
                     "local_tile", "local_partition"},
