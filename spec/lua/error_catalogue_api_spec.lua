@@ -58,6 +58,7 @@ describe("wrong Lua types and arities", function()
     make_layout_like = {{A}, 1, layouts = {1}},
     nullspace = {{A}, 1, layouts = {1}},
     make_tensor = {{{1, 2}, L "2:1"}, 2, opt = {3}},
+    make_composed_layout = {{A, 0, A}, 3, layouts = {3}},
     tile_to_shape = {{A, {8, 16}}, 2, opt = {3}, layouts = {1}},
     make_smem_layout_atom = {{"K_SW128", 16}, 2, marks = {"unknown kind", "value type"}},
     make_identity_tensor = {{{4, 8}}, 1},

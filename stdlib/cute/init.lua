@@ -125,6 +125,7 @@ end
 for module, names in pairs {
   ["cute.tv"] = {"make_layout_tv", "tv_partition"},
   ["cute.tile_to_shape"] = {"tile_to_shape"},
+  ["cute.composed_layout"] = {"make_composed_layout"},
   ["cute.tensor"] = {"make_tensor", "make_identity_tensor", "counting_iterator",
                     "make_fragment_like", "print_tensor", "format_tensor",
                     "local_tile", "local_partition"},
