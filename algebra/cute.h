@@ -253,9 +253,13 @@ cute_status cute_layout_concat(cute_layout *out, const cute_layout *const *ls,
 /* Slicing (paper 2.5.1, Figure 5): `crd` is weakly congruent to the shape
  * with CUTE_UNDERSCORE leaves marking the kept modes.  `offset` receives
  * L(c') (an integer tuple, or a coordinate for coordinate layouts) and `out`
- * the sublayout of the kept modes.  At every level, a group with a single
- * surviving child is replaced by that child, so A(2,_) of a rank-2 A is mode
- * 1 itself, exactly as Figure 5 prints.
+ * the sublayout of the kept modes: one top-level mode per `_` leaf of crd,
+ * in order, each that leaf's whole sub-tree of L (CuTe's slice and the
+ * paper's reference; Figure 5 typesets the same functions without the
+ * outer tuple).  A bare `_` keeps L itself; no `_` gives ().
+ *   A = ((3,2),((2,3),2)):((4,1),((2,15),100))
+ *   A(2,_)             = (((2,3),2)):(((2,15),100))   rank 1, offset 8
+ *   A((1,_),((_,0),_)) = (2,2,2):(1,2,100)            offset 4
  * @post L(c) = offset + out(c_kept) for every c that agrees with crd
  *       outside the `_` modes, c_kept its coordinate in those modes. */
 cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
@@ -410,9 +414,10 @@ cute_status cute_composed_compose(cute_composed *out, const cute_composed *C,
 /* Printers write CuTe's text (no spaces, no `_` of static integers) into
  * buf (always NUL-terminated when cap > 0) and return the full length, like
  * snprintf.  Parsers accept everything the printers print, whitespace
- * anywhere, and seed 002's basis descriptors: "(1@0, 8@1)", "(1/2@0, 4@1)"
- * (a fraction must reduce to an integer), "(1@0@1)".  A syntax error gives
- * CUTE_ESYNTAX with err->column (1-based) and the expected token. */
+ * anywhere, and basis descriptors (docs/grammar.md): "(1@0, 8@1)",
+ * "(1/2@0, 4@1)" (a fraction must reduce to an integer), "(1@0@1)".  A
+ * syntax error gives CUTE_ESYNTAX with err->column (1-based) and the
+ * expected token. */
 size_t cute_tuple_print(const cute_tuple *t, char *buf, size_t cap);
 size_t cute_layout_print(const cute_layout *L, char *buf, size_t cap);
 size_t cute_swizzle_print(cute_swizzle sw, char *buf, size_t cap);

@@ -132,6 +132,17 @@ local function check(ok, op, what, x, level)
           level + 1)
   end
 end
+-- What a script may call: functions, and values whose metatable has a
+-- __call (launch handles, callable tables); a check that asks for a
+-- function would refuse the handles every benchmark times.  The raw
+-- metatable where the debug library is loaded: a protected one
+-- (__metatable) still has its __call.
+local raw_metatable = debug and debug.getmetatable or getmetatable
+local function callable(x)
+  if type(x) == "function" then return true end
+  local mt = raw_metatable(x)
+  return type(mt) == "table" and rawget(mt, "__call") ~= nil
+end
 local function check_tensors(op, src, dst, level)
   check(getmetatable(src) == Tensor, op, "the source must be a cute.cuda "
     .. "tensor", src, level + 1)
@@ -388,8 +399,8 @@ end
 --- time(fn [, {warmup = 3, reps = 20, stream}]) -> median milliseconds of
 -- one fn() on the device, each repetition timed between two events.
 function cuda.time(fn, opts)
-  check(type(fn) == "function", "time", "the timed code must be a function",
-        fn, 2)
+  check(callable(fn), "time", "the timed code must be callable (a function "
+        .. "or a launch handle)", fn, 2)
   opts = opts or {}
   for _ = 1, opts.warmup or 3 do fn() end
   local a, b, t = core.event(), core.event(), {}
