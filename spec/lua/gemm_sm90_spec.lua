@@ -128,7 +128,7 @@ describe("cute.gemm_sm90.plan", function()
       desc({ 256, 64, 3 }, { 64, 1, 16384 }), desc({ 128, 256, 3 }, { 256, 1, 32768 })))
     assert.same({ 64, 128, 3 }, p.map_A.dims)
     assert.same({ 2, 128, 16384 }, p.map_A.strides)
-    assert.truthy(p.source:find("tma_3d(sa", 1, true))
+    assert.truthy(p.source:find("tma_load_3d(sa", 1, true))
   end)
 
   it("says why a GEMM cannot take the Hopper path", function()

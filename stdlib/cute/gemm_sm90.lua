@@ -165,37 +165,12 @@ end
 local EPI_LD = 40
 
 local PRELUDE = [[
-typedef unsigned int u32;
-typedef unsigned long long u64;
-#define DI __device__ __forceinline__
-DI u32 smem_addr(const void *p) {
-  u32 r; asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(r) : "l"(p));
-  return r;
-}
-DI void mbar_init(u32 bar, u32 n) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(n));
-}
-DI void mbar_expect_tx(u32 bar, u32 bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
-}
-DI void mbar_arrive(u32 bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
-}
-DI void mbar_wait(u32 bar, u32 parity) {
-  u32 ok = 0;
-  while (!ok)
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                 : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
-}
-DI void tma_2d(u32 dst, const void *map, u32 bar, int c0, int c1) {
-  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];"
-               :: "r"(dst), "l"(map), "r"(bar), "r"(c0), "r"(c1) : "memory");
-}
-DI void tma_3d(u32 dst, const void *map, u32 bar, int c0, int c1, int c2) {
-  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];"
-               :: "r"(dst), "l"(map), "r"(bar), "r"(c0), "r"(c1), "r"(c2) : "memory");
-}
-DI u64 desc(u64 hi, u32 addr) { return hi | (u64)((addr & 0x3FFFFu) >> 4); }
+#include <cute/smem.h>
+#include <cute/sm90_mbarrier.h>
+#include <cute/sm90_tma.h>
+#include <cute/sm90_wgmma.h>
+using namespace cute;
+#define DI CUTE_DI
 ]]
 
 local HALF = [[
@@ -250,7 +225,7 @@ cute_gemm_sm90(const void *__restrict__ mapA, const void *__restrict__ mapB,
                TC *C, int M, int N, int K, int L, long long csm,
                long long csl, float alpha, float beta, int vec) {
   extern __shared__ unsigned char smem_raw[];
-  const u32 base = (smem_addr(smem_raw) + 1023u) & ~1023u;
+  const u32 base = (smem_u32(smem_raw) + 1023u) & ~1023u;
   const u32 full = base + BAR_OFF, empty = full + 8 * STAGES;
   const int wg = threadIdx.x / 128;
   if (threadIdx.x == 0) {
@@ -258,16 +233,16 @@ cute_gemm_sm90(const void *__restrict__ mapA, const void *__restrict__ mapB,
       mbar_init(full + 8 * s, 1);
       mbar_init(empty + 8 * s, CONSUMER_WARPS);
     }
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    mbar_fence_init();
   }
   __syncthreads();
   const int tm = (M + BM - 1) / BM, tn = (N + BN - 1) / BN;
   const int tiles = tm * tn * L, kblocks = (K + BK - 1) / BK;
   if (wg == 0) {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    setmaxnreg_dec<40>();
     if (threadIdx.x == 0) {
-      asm volatile("prefetch.tensormap [%0];" :: "l"(mapA) : "memory");
-      asm volatile("prefetch.tensormap [%0];" :: "l"(mapB) : "memory");
+      tma_prefetch(mapA);
+      tma_prefetch(mapB);
       int stage = 0; u32 phase = 0;
       for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
 TILE_COORDS
@@ -283,10 +258,10 @@ LOADS
       }
     }
   } else {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 REGS;");
+    setmaxnreg_inc<REGS>();
     const int c = wg - 1, t = threadIdx.x % 128, lane = t % 32;
     float acc[NACC];
-    float *sc = (float *)(smem_raw + (base - smem_addr(smem_raw)) + EPI_OFF + c * EPI_BYTES);
+    float *sc = (float *)(smem_raw + (base - smem_u32(smem_raw)) + EPI_OFF + c * EPI_BYTES);
     const int wr = (t / 32) * 16 + lane / 4, wc = (lane % 4) * 2;
     int stage = 0; u32 phase = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -295,16 +270,16 @@ TILE_COORDS
       for (int kb = 0; kb < kblocks; ++kb) {
         mbar_wait(full + 8 * stage, phase);
         const u32 sa = base + stage * A_STAGE, sb = base + B_OFF + stage * B_STAGE;
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        wgmma_fence();
 MMAS
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+        wgmma_commit();
+        wgmma_wait<1>();
         __syncwarp();
         if (prev >= 0 && lane == 0) mbar_arrive(empty + 8 * prev);
         prev = stage;
         if (++stage == STAGES) { stage = 0; phase ^= 1; }
       }
-      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+      wgmma_wait<0>();
       TC *Cl = C + (long long)l * csl;
       if (kblocks == 0)
 #pragma unroll
@@ -385,10 +360,10 @@ local function loads(name, boxes, view, batched, dst, mn0)
     local c0, c1 = kx, mx
     if view.major ~= "K" then c0, c1 = mx, kx end
     if batched then
-      out[#out + 1] = ("          tma_3d(%s + %d, map%s, bar, %s, %s, l);")
+      out[#out + 1] = ("          tma_load_3d(%s + %d, map%s, bar, %s, %s, l);")
         :format(dst, b.offset, name, c0, c1)
     else
-      out[#out + 1] = ("          tma_2d(%s + %d, map%s, bar, %s, %s);")
+      out[#out + 1] = ("          tma_load_2d(%s + %d, map%s, bar, %s, %s);")
         :format(dst, b.offset, name, c0, c1)
     end
   end
@@ -461,7 +436,7 @@ function M.plan(A, B, C, opts)
   -- the MMAs of one stage: consumer c reads A rows 64c.., all of B
   local mmas = {}
   for j = 1, BK // 16 do
-    mmas[#mmas + 1] = ("        wgmma(acc, desc(0x%xull, sa + (c ? %d : %d)), desc(0x%xull, sb + %d), kb > 0 || %d);")
+    mmas[#mmas + 1] = ("        wgmma(acc, wgmma_desc(0x%xull, sa + (c ? %d : %d)), wgmma_desc(0x%xull, sb + %d), kb > 0 || %d);")
       :format(dA.hi, dA.blocks[2] + dA.ksteps[j], dA.blocks[1] + dA.ksteps[j],
         dB.hi, dB.blocks[1] + dB.ksteps[j], j - 1)
   end
