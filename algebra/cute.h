@@ -93,6 +93,16 @@ typedef struct cute_error {
 
 const char *cute_status_name(cute_status s);
 
+/* Fill `err` (if not NULL) with code, column 0 and a printf-formatted
+ * message; returns code, so a caller that builds operands for the algebra
+ * (the Lua bindings' tuple reader) reports in the same form:
+ *     return cute_fail(err, CUTE_EINVAL, "tuple: %s is not ...", what); */
+cute_status cute_fail(cute_error *err, cute_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* ---------------------------------------------------------------- tuples -- */
 /* Basis path of a scaled-basis leaf, packed: byte 0 = length (0..3), byte k
  * (k = 1..3) = index at nesting level k-1, outermost first.  So e_1 is
@@ -219,6 +229,26 @@ cute_status cute_layout_cosize(const cute_layout *L, int64_t *out,
                                cute_error *err);
 int cute_layout_rank(const cute_layout *L);
 int cute_layout_depth(const cute_layout *L);
+
+/* The image of L as a set (the one owner of these facts: buffers are
+ * sized and writes checked with them).  Integral codomain only, else
+ * CUTE_ECODOMAIN.
+ * offset_range: every offset L reaches on its domain lies in [lo, hi],
+ * both reached: lo = sum of (s-1)d over negative strides, hi over
+ * positive ones; checked (CUTE_EOVERFLOW).
+ *   (4,8):(1,4) -> [0, 31]   (4,8):(-1,-4) -> [-31, 0]   1:0 -> [0, 0]
+ * @post lo <= L(i) <= hi for every i in [0, size(L)). */
+cute_status cute_layout_offset_range(const cute_layout *L, int64_t *lo,
+                                     int64_t *hi, cute_error *err);
+/* injective: *yes = whether L(i) != L(j) for all i != j in [0, size(L)).
+ * Exact: a stride-0 mode of size > 1 repeats; strides that nest (sorted
+ * by |d|, each >= the last one's s|d|) never do; any other layout is
+ * walked over a bitmap of its offset span, which must then be below
+ * CUTE_MAX_INJECTIVE_SPAN (else CUTE_ELIMIT: undecided, never a guess).
+ *   (2,2):(2,3) -> 1 (offsets 0 2 3 5)   (2,2):(1,1) -> 0   (4,2):(1,0) -> 0 */
+#define CUTE_MAX_INJECTIVE_SPAN (1 << 16)
+cute_status cute_layout_injective(const cute_layout *L, int *yes,
+                                  cute_error *err);
 
 /* Mode manipulation (CuTe names; modes 0-based, ranges half-open [b,e)).
  * An integer layout is rank 1: its mode 0 is itself.  Results other than
