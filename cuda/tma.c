@@ -7,7 +7,7 @@
  * messages that name the operand: a script gets "rank 3: stride of dim 1
  * is 8190 bytes, not a multiple of 16" instead of CUDA_ERROR_INVALID_VALUE.
  */
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <stdint.h>
 #include <string.h>
