@@ -34,6 +34,7 @@ local configs = {
   { "256x128x64 w4x2 s3", { BM = 256, BN = 128, BK = 64, warps = { 4, 2 }, stages = 3 } },
   { "128x128x32 w2x2 s4", { BN = 128, BK = 32, warps = { 2, 2 }, stages = 4 } },
   { "128x128x64 w2x2 s3", { BN = 128, BK = 64, warps = { 2, 2 }, stages = 3 } },
+  { "128x128x64 w2x2 s4", { BN = 128, BK = 64, warps = { 2, 2 }, stages = 4 } },
 }
 local only = os.getenv("GEMM_CONFIGS")
 if only then

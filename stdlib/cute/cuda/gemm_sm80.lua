@@ -208,14 +208,19 @@ local function smem_limit()
   return 227 * 1024, "227 KB, sm_90's opt-in maximum (no device to ask)"
 end
 
-local function check_smem(S, BM, BN, BK, bytes)
+-- The pipeline's stages, or the C tile of the edge epilogue if larger.
+local function check_smem(S, BM, BN, BK, bytes, cbytes)
   local per_stage = (BM + BN) * BK * bytes
   local limit, source = smem_limit()
   if S * per_stage > limit then
     fail("%d stages x %d bytes of shared memory per stage = %d bytes exceed "
       .. "%d bytes, %s", S, per_stage, S * per_stage, limit, source)
   end
-  return S * per_stage
+  if BM * BN * cbytes > limit then
+    fail("the %dx%d C tile (%d bytes) exceeds %d bytes of shared memory, %s",
+      BM, BN, BM * BN * cbytes, limit, source)
+  end
+  return math.max(S * per_stage, BM * BN * cbytes)
 end
 
 -------------------------------------------------------------------- kernel --
@@ -351,7 +356,7 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
   /* Epilogue: each accumulator to its coordinate in C, where it exists.
      Values 2v and 2v+1 of an atom are neighbours along N (checked by the
      script); when the host found C contiguous and aligned along N
-     (cvec == 2) an inner tile stores them as one vector. */
+     (cvec == 2) an inner tile stores them as one vector, from registers. */
   const auto gC = cute::local_tile<BM, BN>(mC, {tm, tn});
   const auto iC = cute::local_tile<BM, BN>(cute::make_identity(mC), {tm, tn});
   const auto ct = Cthr(lane, wm, wn);
@@ -369,6 +374,13 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
           *reinterpret_cast<cute::vec_t<TC, 2> *>(&gC.ptr[(IC)cute::get<0>(c) * ldcm + cute::get<1>(c)]) = w;
         }
   } else {
+    /* Edge tiles (and C without pair vectors): the accumulators go to
+       shared memory, free after the main loop, as the tile (BM,BN):(BN,1);
+       then a loop (not unrolled: little code) writes the elements that
+       exist. */
+    TC *sC = reinterpret_cast<TC *>(smem);
+    cute::cp_async_wait<0>();
+    __syncthreads();
 #pragma unroll
     for (unsigned i = 0; i < MI; ++i)
 #pragma unroll
@@ -376,11 +388,14 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
 #pragma unroll
         for (unsigned v = 0; v < 4; ++v) {
           const auto c = ct + Cval(v, i, j);
-          const int m = cute::get<0>(c), n = cute::get<1>(c);
-          const bool ok = cute::elem_less(iC(m, n), mC.layout.extents());
-          TC *p = &gC(m, n);
-          if (ok) *p = TC(acc[i][j][v]);
+          sC[cute::get<0>(c) * BN + cute::get<1>(c)] = TC(acc[i][j][v]);
         }
+    __syncthreads();
+#pragma unroll 1
+    for (int e = t; e < BM * BN; e += THREADS) {
+      const int m = e / BN, n = e % BN;
+      if (cute::elem_less(iC(m, n), mC.layout.extents())) gC(m, n) = sC[e];
+    }
   }
 }
 ]]
@@ -416,7 +431,7 @@ function G.build(cfg, dtypes, widths)
   widths = widths or {}
   local BM, BN, BK, S = c.BM, c.BN, c.BK, c.stages
   local WM, WN = c.warps[1], c.warps[2]
-  local smem = check_smem(S, BM, BN, BK, 2)
+  local smem = check_smem(S, BM, BN, BK, 2, tc == "f32" and 4 or 2)
 
   -- shared tiles before the swizzle: K-major rows of BK elements
   local sA, sB = cute.layout({ BM, BK }, { BK, 1 }), cute.layout({ BN, BK }, { BK, 1 })
@@ -527,7 +542,8 @@ function G.arguments(LA, LB, LC)
     fail("A %s, B %s, C %s: need (M,K), (N,K), (M,N) [,L]", tostring(LA),
       tostring(LB), tostring(LC))
   end
-  for name, m in pairs { A = a, B = b } do
+  for _, op in ipairs { { "A", a }, { "B", b } } do
+    local name, m = op[1], op[2]
     if K > 1 and m[2][2] ~= 1 then
       fail("%s must be K-major (stride 1 along K), got stride %d", name, m[2][2])
     end
@@ -574,7 +590,8 @@ function G.prepare(cfg, A, B, C)
       params = params } }
     built[key] = entry
   end
-  for name, T in pairs { A = A, B = B } do
+  for _, name in ipairs { "A", "B" } do
+    local T = name == "A" and A or B
     if T:ptr() % 16 ~= 0 then
       fail("%s starts at a device address that is not 16-byte aligned", name)
     end
