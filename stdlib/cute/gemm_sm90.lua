@@ -520,6 +520,8 @@ function M.prepare(p, C, opts)
     block = p.block, smem = p.smem, stream = opts.stream,
     args = { mA, mB, C, p.M, p.N, p.K, p.L, p.csm, p.csl,
              opts.alpha or 1, opts.beta or 0, vec } }
+  -- the maps point into A and B: the handle keeps them alive with the maps
+  h:arg(1, "ptr", mA, { mA, X, Y }):arg(2, "ptr", mB, { mB, X, Y })
   return h, k
 end
 
