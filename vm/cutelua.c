@@ -128,6 +128,37 @@ static void budget_refill(cutelua_state *S) {
 }
 
 /* ------------------------------------------------------------- errors -- */
+/* Is the traceback line at p (after its tab) a frame inside the stdlib,
+ * or the C function (error, assert) a stdlib frame called to raise? */
+static int stdlib_frame(const char *p, const char *next) {
+  if (strncmp(p, "stdlib/", 7) == 0 || strncmp(p, "(...tail calls...)", 18) == 0)
+    return 1;
+  return strncmp(p, "[C]: in function '", 18) == 0 && next != NULL &&
+         strncmp(next, "\tstdlib/", 8) == 0;
+}
+
+/* The traceback at the top without the stdlib's own frames: a user sees
+ * where the error comes from in their script, not how cute raised it.
+ * CUTELUA_TRACEBACK=full keeps every frame. */
+static void trim_traceback(lua_State *L) {
+  const char *tb = lua_tostring(L, -1), *line = tb, *end;
+  const char *full = getenv("CUTELUA_TRACEBACK");
+  luaL_Buffer b;
+  if (full != NULL && strcmp(full, "full") == 0)
+    return;
+  luaL_buffinit(L, &b);
+  for (; *line != '\0'; line = end) {
+    const char *nl = strchr(line, '\n');
+    end = nl != NULL ? nl + 1 : line + strlen(line);
+    if (line != tb && line[0] == '\t' &&
+        stdlib_frame(line + 1, nl != NULL ? nl + 1 : NULL))
+      continue;
+    luaL_addlstring(&b, line, (size_t)(end - line));
+  }
+  luaL_pushresult(&b);
+  lua_remove(L, -2);
+}
+
 int cutelua_msghandler(lua_State *L) {
   const char *msg = lua_tostring(L, 1);
   if (msg == NULL) {
@@ -138,6 +169,7 @@ int cutelua_msghandler(lua_State *L) {
                             luaL_typename(L, 1));
   }
   luaL_traceback(L, L, msg, 1);
+  trim_traceback(L);
   return 1;
 }
 
