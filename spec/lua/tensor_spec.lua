@@ -45,8 +45,10 @@ describe("tensors: CuTe's documented cases", function()
 
   it("refuses what it cannot do, naming the tensor", function()
     local T = cute.make_tensor({1, 2, 3}, L "4:1")
-    assert.error_matches(function() return T(3) end,
-      "tensor array+0 o 4:1: offset 3 is outside the array of 3 elements", 1, true)
+    local ok, msg = pcall(T, 3)
+    assert.is_false(ok)
+    assert.matches("tensor array+0 o 4:1: offset 3 is outside the array of 3 elements",
+                   msg, 1, true)
     local C = cute.make_tensor(cute.counting_iterator(0), L "4:1")
     assert.error_matches(function() C[1] = 5 end, "its values are computed", 1, true)
     assert.error_matches(function() cute.make_tensor(true, L "4:1") end,

@@ -15,6 +15,7 @@
 -- linear), so C(i, cute._) returns the composed sublayout and 0.
 local core = require "cute.core"
 local tiler = require "cute.tiler"
+local E = require "cute.error"
 
 local M = {}
 
@@ -34,11 +35,11 @@ function M.make_composed_layout(inner, offset, outer)
   if getmetatable(inner) == core.metatables.Swizzle then
     return core.composed(inner, offset, outer)
   end
-  tiler.argcheck(tiler.is_layout(inner) or getmetatable(inner) == Composed,
+  E.argcheck(tiler.is_layout(inner) or getmetatable(inner) == Composed,
     "make_composed_layout", 1, "cute.Layout or cute.Swizzle", inner)
-  tiler.argcheck(math.tointeger(offset) or type(offset) == "table",
+  E.argcheck(math.tointeger(offset) or type(offset) == "table",
     "make_composed_layout", 2, "integer or coordinate offset", offset)
-  tiler.argcheck(tiler.is_layout(outer), "make_composed_layout", 3,
+  E.argcheck(tiler.is_layout(outer), "make_composed_layout", 3,
     "cute.Layout", outer)
   return setmetatable({inner = inner, offset = offset, outer = outer}, Composed)
 end
@@ -71,6 +72,6 @@ function methods.compose(C, B)
 end
 Composed.__index = methods
 
-M.make_composed_layout = tiler.public("make_composed_layout", M.make_composed_layout)
+M.make_composed_layout = E.protect("make_composed_layout", M.make_composed_layout)
 
 return M

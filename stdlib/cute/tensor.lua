@@ -20,6 +20,7 @@
 -- tensor, ":", then its values row by row (ranks 1 to 4).
 local core = require "cute.core"
 local tiler = require "cute.tiler"
+local E = require "cute.error"
 local partition = require "cute.partition"
 local limits = require "cute.limits"
 
@@ -37,7 +38,7 @@ M.is_tensor = is_tensor
 --- counting_iterator(n): the values n, n+1, ... (CuTe's counting_iterator).
 function M.counting_iterator(n)
   local v = math.tointeger(n)
-  tiler.argcheck(v ~= nil, "counting_iterator", 1, "integer", n)
+  E.argcheck(v ~= nil, "counting_iterator", 1, "integer", n)
   return setmetatable({kind = "counting", start = v}, Iterator)
 end
 
@@ -61,11 +62,11 @@ local function new(it, L)
 end
 
 local function as_layout(op, x, stride)
-  tiler.argcheck(stride == nil or not tiler.is_layout(x) and
+  E.argcheck(stride == nil or not tiler.is_layout(x) and
     (type(stride) == "table" or math.tointeger(stride)), op, 3,
     "stride tuple after a shape (none after a cute.Layout)", stride)
   if tiler.is_layout(x) then return x end
-  tiler.argcheck(type(x) == "table" or math.tointeger(x), op, 2,
+  E.argcheck(type(x) == "table" or math.tointeger(x), op, 2,
     "cute.Layout or shape", x)
   return core.layout(x, stride)
 end
@@ -76,7 +77,7 @@ end
 function M.make_tensor(iter, layout, stride)
   local L = as_layout("make_tensor", layout, stride)
   if getmetatable(iter) == Iterator then return new(iter, L) end
-  tiler.argcheck(type(iter) == "table" and getmetatable(iter) == nil,
+  E.argcheck(type(iter) == "table" and getmetatable(iter) == nil,
     "make_tensor", 1, "Lua array or cute iterator", iter)
   return new(setmetatable({kind = "array", data = iter, start = 0}, Iterator), L)
 end
@@ -108,8 +109,8 @@ local function deref(T, o)
   if it.kind == "coord" then return core.tuple_add(it.start, o) end
   local k = it.start + o
   if k < 0 or k >= #it.data then
-    error(("tensor %s: offset %d is outside the array of %d elements")
-      :format(tostring(T), k, #it.data), 3)
+    E.raise(("tensor %s: offset %d is outside the array of %d elements")
+      :format(tostring(T), k, #it.data))
   end
   return it.data[k + 1]
 end
@@ -130,15 +131,15 @@ end
 function Tensor.__newindex(T, k, v)
   local it = T._iter
   if it.kind ~= "array" then
-    error(("tensor %s: its values are computed, not stored"):format(tostring(T)), 2)
+    E.raise(("tensor %s: its values are computed, not stored"):format(tostring(T)))
   end
   local o = T._layout(k)
-  if type(o) ~= "number" then error(("tensor %s: %s is not an element")
-    :format(tostring(T), tiler.tostring(k)), 2) end
+  if type(o) ~= "number" then E.raise(("tensor %s: %s is not an element")
+    :format(tostring(T), tiler.tostring(k))) end
   local i = it.start + o
   if i < 0 or i >= #it.data then
-    error(("tensor %s: offset %d is outside the array of %d elements")
-      :format(tostring(T), i, #it.data), 2)
+    E.raise(("tensor %s: offset %d is outside the array of %d elements")
+      :format(tostring(T), i, #it.data))
   end
   it.data[i + 1] = v
 end
@@ -190,7 +191,7 @@ end
 -- zeros, with CuTe's fragment layout of T's (or the layout's) layout.
 function M.make_fragment_like(x)
   local L = is_tensor(x) and x._layout or x
-  tiler.argcheck(tiler.is_layout(L), "make_fragment_like", 1,
+  E.argcheck(tiler.is_layout(L), "make_fragment_like", 1,
     "cute.Tensor or cute.Layout", x)
   local F = fragment_layout(L)
   local n = core.cosize(F)
@@ -236,10 +237,10 @@ end
 
 --- The text of print_tensor (ends with a newline).
 function M.format_tensor(T)
-  tiler.argcheck(is_tensor(T), "format_tensor", 1, "cute.Tensor", T)
+  E.argcheck(is_tensor(T), "format_tensor", 1, "cute.Tensor", T)
   local r = core.rank(T._layout)
   if r > 4 then
-    error(("format_tensor(%s): rank 1 to 4 expected, got rank %d")
+    E.raise(("format_tensor(%s): rank 1 to 4 expected, got rank %d")
       :format(tostring(T), r))
   end
   limits.check("cells", "print_tensor", core.size(T._layout), "cells", T)
@@ -253,10 +254,10 @@ function M.print_tensor(T)
   if io and io.write then io.write(s) else print(s:sub(1, -2)) end
 end
 
--- Argument errors point at the caller's line (cute.tiler.public).
+-- Errors name the call (cute.error.protect).
 for _, name in ipairs {"counting_iterator", "make_tensor", "make_identity_tensor",
                        "make_fragment_like", "format_tensor", "print_tensor"} do
-  M[name] = tiler.public(name, M[name])
+  M[name] = E.protect(name, M[name])
 end
 
 return M

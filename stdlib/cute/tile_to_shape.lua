@@ -11,6 +11,7 @@
 -- Each mode of the block must divide the shape's (CuTe asserts it too).
 local core = require "cute.core"
 local tiler = require "cute.tiler"
+local E = require "cute.error"
 local product = require "cute.product"
 
 local ComposedLayout = core.metatables.ComposedLayout
@@ -20,15 +21,15 @@ local function tile_to_shape(block, shape, order)
     return core.composed(block:swizzle(), block:offset(),
       tile_to_shape(block:layout(), shape, order))
   end
-  tiler.argcheck(tiler.is_layout(block), "tile_to_shape", 1,
+  E.argcheck(tiler.is_layout(block), "tile_to_shape", 1,
     "cute.Layout or cute.ComposedLayout", block)
-  tiler.argcheck(type(shape) == "table" or math.tointeger(shape), "tile_to_shape",
+  E.argcheck(type(shape) == "table" or math.tointeger(shape), "tile_to_shape",
     2, "shape", shape)
-  tiler.argcheck(order == nil or type(order) == "table" or math.tointeger(order),
+  E.argcheck(order == nil or type(order) == "table" or math.tointeger(order),
     "tile_to_shape", 3, "order", order)
   local r = core.rank(shape)
   if core.rank(block) > r then
-    error(("tile_to_shape(%s, %s): the block has rank %d, above the "
+    E.raise(("tile_to_shape(%s, %s): the block has rank %d, above the "
       .. "shape's %d"):format(tostring(block), core.tuple_tostring(shape),
       core.rank(block), r))
   end
@@ -37,7 +38,7 @@ local function tile_to_shape(block, shape, order)
   local ts = core.product_each(type(shape) == "table" and shape or {shape})
   for i = 1, r do
     if ts[i] % bs[i] ~= 0 then
-      error(("tile_to_shape(%s, %s): block mode %d (size %d) does not divide "
+      E.raise(("tile_to_shape(%s, %s): block mode %d (size %d) does not divide "
         .. "the shape's (%d)"):format(tostring(block),
         core.tuple_tostring(shape), i - 1, bs[i], ts[i]))
     end
@@ -50,4 +51,4 @@ local function tile_to_shape(block, shape, order)
   return product.blocked_product(padded, core.make_ordered_layout(grid, order))
 end
 
-return { tile_to_shape = tiler.public("tile_to_shape", tile_to_shape) }
+return { tile_to_shape = E.protect("tile_to_shape", tile_to_shape) }
