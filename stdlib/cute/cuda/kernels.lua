@@ -12,6 +12,7 @@
 --                                              -- and B row-major, any M, N
 --   local h = K.softmax(X, Y)                  -- Y(r,:) = softmax(X(r,:))
 local cute = require "cute"
+local E = require "cute.error"
 
 local K = {}
 
@@ -22,7 +23,7 @@ for name, d in pairs(require("cute.cuda.core").dtypes) do
 end
 
 local function fail(op, fmt, ...)
-  error(("cute.cuda.kernels.%s: " .. fmt):format(op, ...), 3)
+  E.raise(("cute.cuda.kernels.%s: " .. fmt):format(op, ...))
 end
 
 local function is_tensor(T)
