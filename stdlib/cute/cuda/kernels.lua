@@ -12,6 +12,7 @@
 --                                              -- and B row-major, any M, N
 --   local h = K.softmax(X, Y)                  -- Y(r,:) = softmax(X(r,:))
 local cute = require "cute"
+local E = require "cute.error"
 
 local K = {}
 
@@ -23,7 +24,7 @@ local ctype = { f16 = "cute::half_t", bf16 = "cute::bf16_t", f32 = "float",
   u32 = "unsigned", u64 = "unsigned long long" }
 
 local function fail(op, fmt, ...)
-  error(("cute.cuda.kernels.%s: " .. fmt):format(op, ...), 3)
+  E.raise(("cute.cuda.kernels.%s: " .. fmt):format(op, ...))
 end
 
 local function is_tensor(T)

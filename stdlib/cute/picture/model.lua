@@ -19,6 +19,7 @@
 -- TikZ output also reads model.tikz_comments, model.tikz_order and each
 -- panel's tikz = {dr, dc, labels} placement (see cute.picture.tikz).
 local core = require "cute.core"
+local E = require "cute.error"
 local tv = require "cute.tv"
 local palette = require "cute.picture.palette"
 
@@ -51,7 +52,7 @@ end
 function M.extent(L, op)
   local r = core.rank(L)
   if r > 2 then
-    error(("%s(%s): rank-2 layout expected, got rank %d")
+    E.raise(("%s(%s): rank-2 layout expected, got rank %d")
       :format(op, tostring(L), r))
   end
   local shape = L:shape()
@@ -187,7 +188,7 @@ end
 -- data layout `opts.data`.
 function M.tv(X, shape, opts)
   if type(shape) ~= "table" or #shape ~= 2 then
-    error(("show(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
+    E.raise(("show(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
       :format(tostring(X)))
   end
   require("cute.print").check_cells("show", X, core.size(X))
