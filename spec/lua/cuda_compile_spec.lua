@@ -160,20 +160,41 @@ extern "C" __global__ void scale(X_t x, Y_t y, float a, const int n,
     assert.equal(0, cuda.stats().memory_only)
   end)
 
-  it("keeps a program with an include it cannot find off the disk", function()
+  it("keys a program by every file of its include directories, even one it does not name yet", function()
     local dir = fresh_cache()
-    local spec_missing = {name = "k", arch = "compute_90",
-      options = {"-DMISSING_H=1"},
-      source = '#if !MISSING_H\n#include "no_such_header_here.h"\n#endif\n'
-               .. 'extern "C" __global__ void k(float *p) { p[0] = 1; }\n'}
+    local inc = dir .. "-late"
+    made[#made + 1] = inc
+    os.execute("mkdir -p '" .. inc .. "'")
+    local late = {name = "k", arch = "compute_90", options = {"-I" .. inc},
+      source = '#if __has_include("late.h")\n#include "late.h"\n#endif\n'
+               .. '#ifndef V\n#define V 1.5f\n#endif\n'
+               .. 'extern "C" __global__ void k(float *p) { p[0] = V; }\n'}
     cuda.stats_reset()
-    local k = cuda.kernel(spec_missing).binary
-    assert.equal(1, cuda.stats().memory_only)
-    assert.falsy(exists(dir .. "/kernels/" .. k.key:sub(1, 2) .. "/" .. k.key .. ".bin"))
-    assert.equal("memory", cuda.kernel(spec_missing).binary.from_cache)
+    local a = cuda.kernel(late).binary
+    local f = assert(io.open(inc .. "/late.h", "w"))
+    f:write("#define V 2.5f\n")
+    f:close()
     cuda.forget_memory()
-    assert.equal("nvrtc", cuda.kernel(spec_missing).binary.from_cache)
-    assert.equal(0, cuda.stats().disk_writes)
+    local b = cuda.kernel(late).binary
+    assert.are_not.equal(a.key, b.key)
+    assert.equal("nvrtc", b.from_cache)
+    assert.truthy(b.image:find("1075838976", 1, true))   -- 2.5f
+    cuda.forget_memory()
+    assert.equal("disk", cuda.kernel(late).binary.from_cache)
+    assert.equal(0, cuda.stats().memory_only)
+  end)
+
+  it("never searches the current directory for headers", function()
+    fresh_cache()
+    local name = "cutelua_cwd_probe_" .. os.time() .. ".h"
+    local f = assert(io.open(name, "w"))
+    f:write("#define V 1\n")
+    f:close()
+    local ok, err = pcall(cuda.kernel, {name = "k", arch = "compute_90",
+      source = '#include "' .. name .. '"\nextern "C" __global__ void k(int *p) { p[0] = V; }\n'})
+    os.remove(name)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("cannot open source file", 1, true))
   end)
 
   it("can keep the cache in memory only, or switch it off", function()
