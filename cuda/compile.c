@@ -131,6 +131,7 @@ static int make_key(const cute_cuda_program *p, const char *version,
     hash_str(&h, "text", p->headers[i]);
   }
   hash_str(&h, "source", p->source);
+  cucu_device_hash(&h);
   keyable = cucu_hash_includes(&h, p->source, p->options, p->noptions);
   cucu_sha256_hex(&h, key);
   return keyable;
@@ -203,9 +204,28 @@ static cute_cuda_status run_nvrtc(const cute_cuda_program *p,
   size_t loglen = 0;
   double t0 = cute_cuda_now_ms();
   cute_cuda_status s = CUTE_CUDA_OK;
-  int i, r = cucu_rtc.CreateProgram(&prog, p->source, "cutelua.cu",
-                                    p->nheaders, p->headers,
-                                    p->include_names);
+  size_t all = (size_t)(p->nheaders + cucu_device_header_count + 1);
+  const char **texts = malloc(all * sizeof *texts);
+  const char **names = malloc(all * sizeof *names);
+  int n = 0, i, r;
+  /* The program's named headers, then the device library's: NVRTC parses
+   * only those the source includes. */
+  if (texts == NULL || names == NULL) {
+    free(texts);
+    free(names);
+    return cucu_fail(err, CUTE_CUDA_ENOMEM, "cute.cuda: out of memory");
+  }
+  for (i = 0; i < p->nheaders; i++, n++) {
+    texts[n] = p->headers[i];
+    names[n] = p->include_names[i];
+  }
+  for (i = 0; i < cucu_device_header_count; i++, n++) {
+    texts[n] = cucu_device_headers[i].text;
+    names[n] = cucu_device_headers[i].name;
+  }
+  r = cucu_rtc.CreateProgram(&prog, p->source, "cutelua.cu", n, texts, names);
+  free(texts);
+  free(names);
   if (r) return rtc_fail(err, "nvrtcCreateProgram", r);
   for (i = 0; i < p->nnames && !r; i++)
     r = cucu_rtc.AddNameExpression(prog, p->names[i]);

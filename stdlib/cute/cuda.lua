@@ -120,7 +120,7 @@ local function reach(L)
   return lo, hi
 end
 
-local Tensor = {}
+local Tensor = { __name = "cute.cuda.Tensor" }
 Tensor.__index = Tensor
 cuda.Tensor = Tensor
 
@@ -242,7 +242,7 @@ local function params_of(source, name, tensors)
   return kinds
 end
 
-local Kernel = {}
+local Kernel = { __name = "cute.cuda.Kernel" }
 Kernel.__index = Kernel
 cuda.Kernel = Kernel
 
