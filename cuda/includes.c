@@ -32,7 +32,7 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <dirent.h>
 #include <limits.h>

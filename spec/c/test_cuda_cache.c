@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 /* Reaches into the bridge for the include hash (not public API). */
-#include "../../cuda/internal.h"
+#include "../../cuda/cute_cuda_internal.h"
 
 static char dir[512], inc[600], out[600];
 
