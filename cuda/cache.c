@@ -65,7 +65,7 @@ static int fits(const char *what, const char *dir, char *why, size_t cap)
 {
   size_t n = strlen(dir);
   if (n <= CUTE_CUDA_CACHE_DIR_MAX) return 1;
-  snprintf(why, cap, "cute.cuda: cache: %s is %lu characters long, more "
+  snprintf(why, cap, "cute.cuda: %s is %lu characters long, more "
            "than the %d allowed", what, (unsigned long)n,
            CUTE_CUDA_CACHE_DIR_MAX);
   return 0;
@@ -109,7 +109,7 @@ cute_cuda_status cute_cuda_cache_configure(cute_cuda_cache_mode mode,
                                            cute_cuda_error *err)
 {
   char why[160];
-  if (dir && !fits("the directory", dir, why, sizeof why))
+  if (dir && !fits("the cache directory", dir, why, sizeof why))
     return cucu_fail(err, CUTE_CUDA_EINVAL, "%s", why);
   pthread_mutex_lock(&lock);
   ensure_configured();

@@ -197,6 +197,61 @@ extern "C" __global__ void scale(X_t x, Y_t y, float a, const int n,
     assert.truthy(tostring(err):find("cannot open source file", 1, true))
   end)
 
+  it("refuses a cache directory longer than 1023 characters", function()
+    local mode, dir = cuda.cache()
+    assert.error_matches(function() cuda.cache("disk", "/" .. ("d"):rep(1023)) end,
+      "cute.cuda.cache: the cache directory is 1024 characters long, more than the 1023 allowed")
+    assert.same({mode, dir}, {cuda.cache()})
+  end)
+
+  it("gives a kernel's PTX, for its architecture or another, without a GPU", function()
+    fresh_cache()
+    local k = cuda.kernel {name = "twice", arch = "compute_90", source =
+      [[extern "C" __global__ void twice(float *p) { p[threadIdx.x] *= 2; }]]}
+    assert.equal(k.binary.image, k:ptx())
+    assert.truthy(k:ptx():find(".target sm_90", 1, true))
+    assert.truthy(k:ptx():find(".entry twice", 1, true))
+    assert.truthy(k:ptx("sm_80"):find(".target sm_80", 1, true))
+    local c = cuda.kernel {name = "twice", arch = "sm_90", source = k.source:sub(#cuda.core.prelude + 2)}
+    assert.equal("cubin", c.binary.kind)
+    assert.truthy(c:ptx():find(".target sm_90", 1, true))
+    assert.error_matches(function() k:ptx("hopper") end,
+      "cute.cuda.Kernel:ptx: architecture hopper is not sm_XY or compute_XY")
+  end)
+
+  it("gives a kernel's SASS where nvdisasm is found", function()
+    local k = cuda.kernel {name = "twice", arch = "compute_90", source =
+      [[extern "C" __global__ void twice(float *p) { p[threadIdx.x] *= 2; }]]}
+    local ok, sass = pcall(k.sass, k)
+    if not ok and tostring(sass):find("nvdisasm not found", 1, true) then
+      pending("no nvdisasm: " .. sass)
+      return
+    end
+    assert.truthy(ok, sass)
+    assert.truthy(sass:find("twice", 1, true))
+    assert.truthy(sass:find("FMUL", 1, true) or sass:find("FADD", 1, true))
+  end)
+
+  it("dumps every program's PTX where CUTELUA_DUMP names a directory", function()
+    local out = os.tmpname()
+    os.remove(out)
+    made[#made + 1] = out
+    os.execute("mkdir -p '" .. out .. "'")
+    local script = [[local cuda = require "cute.cuda"; cuda.cache("memory"); ]]
+      .. [[cuda.kernel {name = "dumped", arch = "compute_90", source = ]]
+      .. [['extern "C" __global__ void dumped(int *p) { p[0] = 7; }'}]]
+    local lua = arg and arg[-1] or "lua5.4"
+    if not lua:find("lua") then lua = "lua5.4" end
+    assert.truthy(os.execute(("CUTELUA_DUMP='%s' %s -e '%s'"):format(out, lua,
+      script:gsub("'", "'\\''"))))
+    local ls = io.popen("ls '" .. out .. "'"):read("a")
+    local name = ls:match("(dumped%-%x+%.ptx)")
+    assert.truthy(name, ls)
+    local f = assert(io.open(out .. "/" .. name))
+    assert.truthy(f:read("a"):find(".entry dumped", 1, true))
+    f:close()
+  end)
+
   it("can keep the cache in memory only, or switch it off", function()
     local dir = fresh_cache("memory")
     cuda.stats_reset()
