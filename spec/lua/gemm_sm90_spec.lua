@@ -229,6 +229,39 @@ describe("cute.gemm_sm90 on the GPU #gpu", function()
       cute.layout({ 130, 264, 3 }, { 264, 1, 130 * 264 }), "bf16", 1, 0, 41)
   end)
 
+  it("f16 A and B", function()
+    local A, B, C = operands(304, 264, 136, "NT")   -- M-major A: rows of 608 bytes
+    local X = cuda.tensor(cuda.buffer("f16", 304 * 136):random(61, -1, 1), A.layout)
+    local Y = cuda.tensor(cuda.buffer("f16", 264 * 136):random(62, -1, 1), B.layout)
+    local Z = cuda.tensor(cuda.buffer("f32", 304 * 264), C.layout)
+    local R = cuda.tensor(cuda.buffer("f32", 304 * 264), C.layout)
+    local p = cuda.gemm(X, Y, Z, { beta = 0, path = "sm90" })
+    assert.truthy(p.source:find("f32.f16.f16", 1, true))
+    gemm.gemm(X, Y, R, { beta = 0 })
+    assert.equal(0, cuda.compare(Z.buffer, R.buffer, 1e-3, 1e-3).bad)
+  end)
+
+  it("a launch handle keeps A and B alive (the tensor maps point into them)", function()
+    local weak = setmetatable({}, { __mode = "v" })
+    local h, C
+    do
+      local A = tensor("bf16", cute.layout({ 128, 64 }, { 64, 1 }), 71)
+      local B = tensor("bf16", cute.layout({ 256, 64 }, { 64, 1 }), 72)
+      C = tensor("bf16", cute.layout({ 128, 256 }, { 256, 1 }))
+      local plan
+      plan, h = cuda.gemm(A, B, C, { beta = 0, path = "sm90" })
+      assert.truthy(plan.map_A)
+      weak.A, weak.B = A, B
+    end
+    collectgarbage(); collectgarbage()
+    assert.truthy(weak.A and weak.B)
+    h()
+    cuda.synchronize()
+    h = nil
+    collectgarbage(); collectgarbage()
+    assert.falsy(weak.A or weak.B)
+  end)
+
   it("odd C pitch: scalar stores at the edges", function()
     check(cute.layout({ 129, 64 }, { 64, 1 }), cute.layout({ 257, 64 }, { 64, 1 }),
       cute.layout({ 129, 257 }, { 257, 1 }), "bf16", 1, 1, 51)

@@ -30,7 +30,7 @@
 -- (spec/lua/gemm_spec.lua).  Accumulation is in f64 if any operand is
 -- f64, else in f32.
 local core = require "cute.core"
-local tiler = require "cute.tiler"
+local E = require "cute.error"
 
 local M = {}
 
@@ -94,7 +94,7 @@ end
 -- Raised with a stdlib position (level 1), which the public wrappers below
 -- move to the caller's line.
 local function fail(fmt, ...)
-  error("cute.cuda.gemm: " .. fmt:format(...))
+  E.raise("cute.cuda.gemm: " .. fmt:format(...))
 end
 
 local function check_dtype(what, t)
@@ -244,11 +244,11 @@ end
 
 local compiled = {}   -- plans and kernels by layouts, dtypes and options
 
--- Checked on every call, so not through a pcall: level 3 is gemm's caller.
+-- Checked on every call, so not through a pcall.
 local function operand(what, T)
   if type(T) ~= "table" or not T.layout or not T.dtype or not T.ptr then
-    error(("cute.cuda.gemm: %s must be a cute.cuda tensor, got %s")
-      :format(what, tiler.typename(T)), 3)
+    E.raise(("cute.cuda.gemm: %s must be a cute.cuda tensor, got %s")
+      :format(what, E.typename(T)))
   end
   return T
 end
@@ -274,9 +274,7 @@ function M.gemm(A, B, C, opts)
     tostring(opts.max_grid_yz) }, "|")
   local e = compiled[key]
   if not e then   -- once per combination: a pcall costs nothing per launch
-    local ok, r = pcall(build, A, B, C, opts)
-    if not ok then tiler.reraise(r, nil, nil, 2) end
-    e = r
+    e = E.within("cute.cuda.gemm", build, A, B, C, opts)
     compiled[key] = e
   end
   local h = e.kernel:prepare { grid = e.plan.grid, block = e.plan.block,
@@ -285,9 +283,5 @@ function M.gemm(A, B, C, opts)
   h()
   return e.plan, h
 end
-
--- Argument errors point at the caller's line (cute.tiler.public).
-M.extents = tiler.public(nil, M.extents)
-M.plan = tiler.public(nil, M.plan)
 
 return M

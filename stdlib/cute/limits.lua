@@ -36,6 +36,7 @@
 -- here bounds the one call where no budget is set, and gives the reason
 -- instead of a spent budget.
 local core = require "cute.core"
+local E = require "cute.error"
 
 local M = { cells = 65536, visit = 1 << 24 }
 for name, value in pairs(core.limits) do M[name] = value end
@@ -49,8 +50,8 @@ function M.check(name, op, n, what, ...)
   if n > m then
     local operands = table.pack(...)
     for i = 1, operands.n do operands[i] = tostring(operands[i]) end
-    error(("%s(%s): %d %s exceed the limit of %d %s (cute.limits.%s)")
-      :format(op, table.concat(operands, ", "), n, what, m, what, name), 2)
+    E.raise(("%s(%s): %d %s exceed the limit of %d %s (cute.limits.%s)")
+      :format(op, table.concat(operands, ", "), n, what, m, what, name))
   end
 end
 
