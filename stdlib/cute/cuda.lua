@@ -65,8 +65,8 @@ local function compile(...)
   return bin
 end
 
-local esize = {f16 = 2, bf16 = 2, f32 = 4, f64 = 8, i8 = 1, i16 = 2,
-               i32 = 4, i64 = 8, u8 = 1, u16 = 2, u32 = 4, u64 = 8}
+local esize = {}   -- bytes by dtype, from cuda/'s table (core.dtypes)
+for name, d in pairs(core.dtypes) do esize[name] = d.size end
 
 --- buffer(dtype, n | {values}) -> device Buffer (a table fills it).
 cuda.buffer = E.protect("cute.cuda.buffer", function(dtype, init)
