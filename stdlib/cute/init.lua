@@ -86,6 +86,12 @@ local cute = {
   downcast = core.downcast,
   recast = core.recast,
 
+  -- linear layouts over F2 (Triton's), to and from CuTe layouts
+  linear_layout = core.linear_layout,
+  to_linear = core.to_linear,
+  from_linear = core.from_linear,
+  invert_and_compose = core.invert_and_compose,
+
   logical_divide = divide.logical_divide,
   zipped_divide = divide.zipped_divide,
   tiled_divide = divide.tiled_divide,
@@ -134,6 +140,7 @@ for module, names in pairs {
                    "make_tiled_copy", "make_tiled_copy_A",
                    "make_tiled_copy_B", "make_tiled_copy_C"},
   ["cute.picture"] = {"show", "render", "bank_conflicts", "operation"},
+  ["cute.explain"] = {"explain"},
 } do
   for _, name in ipairs(names) do cute[name] = forward(module, name) end
 end

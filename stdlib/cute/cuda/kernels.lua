@@ -16,12 +16,11 @@ local E = require "cute.error"
 
 local K = {}
 
-local esize = { f16 = 2, bf16 = 2, f32 = 4, f64 = 8, i8 = 1, i16 = 2, i32 = 4,
-  i64 = 8, u8 = 1, u16 = 2, u32 = 4, u64 = 8 }
-local ctype = { f16 = "cute::half_t", bf16 = "cute::bf16_t", f32 = "float",
-  f64 = "double", i8 = "signed char", i16 = "short", i32 = "int",
-  i64 = "long long", u8 = "unsigned char", u16 = "unsigned short",
-  u32 = "unsigned", u64 = "unsigned long long" }
+-- bytes and device-library types by dtype: cuda/'s table (core.dtypes)
+local esize, ctype = {}, {}
+for name, d in pairs(require("cute.cuda.core").dtypes) do
+  esize[name], ctype[name] = d.size, d.device
+end
 
 local function fail(op, fmt, ...)
   E.raise(("cute.cuda.kernels.%s: " .. fmt):format(op, ...))
@@ -135,7 +134,7 @@ function K.plan.copy(src, dst, opts)
   local v = math.min(copy_vector(S, bytes, src:ptr(), dst:ptr()),
     copy_vector(D, bytes, src:ptr(), dst:ptr()))
   local threads, per = opts.threads or 256, opts.per_thread or 4
-  local emit = require("cute.cuda.core").emit
+  local emit = require("cute.cuda.core").codegen
   local source = table.concat({ require("cute.cuda.core").prelude,
     emit("S", S), emit("D", D),
     fill(COPY, { ELEM = ctype[src.dtype], VEC = v, THREADS = threads, PER = per,
@@ -221,7 +220,7 @@ function K.plan.transpose(A, B, opts)
   local sw = opts.swizzle or cute.swizzle(5, 0, T == 64 and 6 or 5)
   local wide = math.max(cute.cosize(A.layout), cute.cosize(B.layout)) >= 2 ^ 31
   local IT = wide and "long long" or "int"
-  local emit = require("cute.cuda.core").emit
+  local emit = require("cute.cuda.core").codegen
   local source = table.concat({ require("cute.cuda.core").prelude,
     emit("sT", cute.composed(sw, 0, cute.layout({ T, T }, { T, 1 }))),
     fill(TRANSPOSE, { ELEM = ctype[A.dtype], IT = IT, TILE = T, ROWS = rows }) }, "\n")
@@ -307,7 +306,7 @@ function K.plan.softmax(X, Y, threads)
   local Row = cute.layout({ threads, per }, { vec, vec * threads })
   local wide = math.max(cute.cosize(X.layout), cute.cosize(Y.layout)) >= 2 ^ 31
   local IT = wide and "long long" or "int"
-  local emit = require("cute.cuda.core").emit
+  local emit = require("cute.cuda.core").codegen
   local source = table.concat({ require("cute.cuda.core").prelude, emit("Row", Row),
     fill(SOFTMAX, { TX = ctype[X.dtype], TY = ctype[Y.dtype], VEC = vec,
       THREADS = threads, PER = per, IT = IT }) }, "\n")
