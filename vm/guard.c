@@ -35,7 +35,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "internal.h"
+#include "cutelua_internal.h"
 
 #define FAR 1e30  /* costs saturate here, beyond any budget */
 

@@ -1,7 +1,7 @@
 /*
- * internal.h -- what the bridge's translation units share: the few driver
- * and NVRTC entry points it calls (declared here, so no cuda.h is needed to
- * build), error helpers and SHA-256.  Not installed.
+ * cute_cuda_internal.h -- what the bridge's translation units share: the few
+ * driver and NVRTC entry points it calls (declared here, so no cuda.h is
+ * needed to build), error helpers and SHA-256.  Not installed.
  */
 #ifndef CUTE_CUDA_INTERNAL_H
 #define CUTE_CUDA_INTERNAL_H
@@ -66,6 +66,12 @@ typedef struct cucu_driver {
   CUresult (*StreamCreate)(CUstream *, unsigned);
   CUresult (*StreamDestroy)(CUstream);
   CUresult (*StreamSynchronize)(CUstream);
+  /* cuTensorMapEncodeTiled (CUDA 12+): the 128-byte TMA descriptor. */
+  CUresult (*TensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                   const unsigned long long *,
+                                   const unsigned long long *,
+                                   const unsigned *, const unsigned *, int,
+                                   int, int, int);
 } cucu_driver;
 
 /* NVRTC, likewise. */
