@@ -110,6 +110,9 @@ const char *cute_cuda_dtype_name(cute_cuda_dtype t);    /* "f32"          */
 /* The CUDA C type of an element.  f16 and bf16 are stored as their bit
  * patterns (unsigned short), so generated code needs no cuda_fp16.h. */
 const char *cute_cuda_dtype_ctype(cute_cuda_dtype t);
+/* The element's type in kernels on the device library (cute/device.h):
+ * cute::half_t, cute::bf16_t, float, ... (same size and bits). */
+const char *cute_cuda_dtype_device_type(cute_cuda_dtype t);
 int cute_cuda_dtype_parse(const char *name, cute_cuda_dtype *out); /* 0 ok */
 int cute_cuda_dtype_is_float(cute_cuda_dtype t);
 

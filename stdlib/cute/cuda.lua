@@ -3,6 +3,7 @@
 -- paper's COPY, events for timing.
 --
 --   local cute = require "cute"
+local E = require "cute.error"
 --   local cuda = require "cute.cuda"
 --   local x = cuda.tensor(cuda.buffer("f32", 1024):random(1), "(32,32):(1,32)")
 --   local y = cuda.tensor(cuda.buffer("f32", 1024), "(32,32):(32,1)")
@@ -64,11 +65,11 @@ local function compile(...)
   return bin
 end
 
-local esize = {f16 = 2, bf16 = 2, f32 = 4, f64 = 8, i8 = 1, i16 = 2,
-               i32 = 4, i64 = 8, u8 = 1, u16 = 2, u32 = 4, u64 = 8}
+local esize = {}   -- bytes by dtype, from cuda/'s table (core.dtypes)
+for name, d in pairs(core.dtypes) do esize[name] = d.size end
 
 --- buffer(dtype, n | {values}) -> device Buffer (a table fills it).
-cuda.buffer = tiler.public("cute.cuda.buffer", function(dtype, init)
+cuda.buffer = E.protect("cute.cuda.buffer", function(dtype, init)
   if type(init) == "table" then
     return core.buffer(dtype, #init):upload(init)
   end
@@ -77,15 +78,15 @@ end)
 
 --- memcpy(dst, src [, bytes]): device to device (Buffers or Tensors'
 -- buffers from their first elements), asynchronous.
-cuda.memcpy = tiler.public("cute.cuda.memcpy", function(dst, src, bytes, stream)
+cuda.memcpy = E.protect("cute.cuda.memcpy", function(dst, src, bytes, stream)
   local db, doff = dst, 0
   local sb, soff = src, 0
   if getmetatable(dst) == cuda.Tensor then db, doff = dst.buffer, dst.offset * esize[dst.dtype] end
   if getmetatable(src) == cuda.Tensor then sb, soff = src.buffer, src.offset * esize[src.dtype] end
   if bytes == nil then
-    if tiler.typename(sb) ~= "cute.cuda.Buffer" then
-      error("cute.cuda.memcpy: the source must be a cute.cuda.Buffer or "
-        .. "tensor, got " .. tiler.typename(src), 2)
+    if E.typename(sb) ~= "cute.cuda.Buffer" then
+      E.raise("cute.cuda.memcpy: the source must be a cute.cuda.Buffer or "
+        .. "tensor, got " .. E.typename(src))
     end
     local _, n, dt = sb:info()
     bytes = n * esize[dt] - soff
@@ -96,7 +97,7 @@ end)
 -- ---------------------------------------------------------------- tensors --
 local function as_layout(x)
   if type(x) == "string" then
-    if x:find(" o ", 1, true) then error("cute.cuda: a tensor needs a plain layout, got " .. x, 3) end
+    if x:find(" o ", 1, true) then E.raise("cute.cuda: a tensor needs a plain layout, got " .. x) end
     return cute.layout(x)
   end
   return x
@@ -124,12 +125,10 @@ local Tensor = { __name = "cute.cuda.Tensor" }
 Tensor.__index = Tensor
 cuda.Tensor = Tensor
 
--- Argument checks naming the call, the argument and the type received,
--- raised at `level` (as error() counts it from the checking function).
-local function check(ok, op, what, x, level)
+-- Argument checks naming the call, the argument and the type received.
+local function check(ok, op, what, x)
   if not ok then
-    error(("cute.cuda.%s: %s, got %s"):format(op, what, tiler.typename(x)),
-          level + 1)
+    E.raise(("cute.cuda.%s: %s, got %s"):format(op, what, E.typename(x)))
   end
 end
 -- What a script may call: functions, and values whose metatable has a
@@ -143,33 +142,33 @@ local function callable(x)
   local mt = raw_metatable(x)
   return type(mt) == "table" and rawget(mt, "__call") ~= nil
 end
-local function check_tensors(op, src, dst, level)
+local function check_tensors(op, src, dst)
   check(getmetatable(src) == Tensor, op, "the source must be a cute.cuda "
-    .. "tensor", src, level + 1)
+    .. "tensor", src)
   check(getmetatable(dst) == Tensor, op, "the destination must be a "
-    .. "cute.cuda tensor", dst, level + 1)
+    .. "cute.cuda tensor", dst)
 end
 
 --- tensor(buffer, layout [, offset]): the paper's T = {p + offset} o L.
 -- The image of the layout must lie inside the buffer.
 function cuda.tensor(buf, layout, offset)
-  check(tiler.typename(buf) == "cute.cuda.Buffer", "tensor", "the buffer "
-    .. "must be a cute.cuda.Buffer", buf, 2)
+  check(E.typename(buf) == "cute.cuda.Buffer", "tensor", "the buffer "
+    .. "must be a cute.cuda.Buffer", buf)
   local L = as_layout(layout)
   check(tiler.is_layout(L), "tensor", "the layout must be a cute.Layout or "
-    .. "CuTe text", layout, 2)
+    .. "CuTe text", layout)
   local _, n, dtype = buf:info()
   local given = offset or 0
   offset = math.tointeger(given)   -- 2.0 is 2; 1.5 is refused
   if offset == nil then
-    error(("cute.cuda: tensor %s: offset must be an integer (elements), got "
-           .. "%s"):format(tostring(L), tostring(given)), 2)
+    E.raise(("cute.cuda: tensor %s: offset must be an integer (elements), got "
+           .. "%s"):format(tostring(L), tostring(given)))
   end
   local lo, hi = reach(L)
   if offset + lo < 0 or offset + hi >= n then
-    error(string.format("cute.cuda: tensor %s at offset %d reaches [%d, %d], "
+    E.raise(string.format("cute.cuda: tensor %s at offset %d reaches [%d, %d], "
                         .. "outside the buffer of %d elements", tostring(L),
-                        offset, offset + lo, offset + hi, n), 2)
+                        offset, offset + lo, offset + hi, n))
   end
   return setmetatable({buffer = buf, layout = L, offset = offset,
                        dtype = dtype}, Tensor)
@@ -234,8 +233,8 @@ local function params_of(source, name, tensors)
     elseif base:match("^([%w_]+)_t$") and tensors[base:match("^([%w_]+)_t$")] then kind = "ptr"
     else kind = scalar[base] end
     if not kind then
-      error("cute.cuda: kernel " .. name .. ": cannot pass a parameter of type '"
-            .. base .. "' (give params = {...})", 4)
+      E.raise("cute.cuda: kernel " .. name .. ": cannot pass a parameter of "
+            .. "type '" .. base .. "' (give params = {...})")
     end
     kinds[#kinds + 1] = kind
   end
@@ -260,9 +259,9 @@ end
 -- as its call operator), `name_layout(...)`, `name_size`, `name_elem`.
 function cuda.kernel(spec)
   check(type(spec) == "table", "kernel", "the spec must be a table {source "
-    .. "=, name =, ...}", spec, 2)
+    .. "=, name =, ...}", spec)
   check(type(spec.source) == "string", "kernel", "spec.source must be a "
-    .. "string", spec.source, 2)
+    .. "string", spec.source)
   local parts = {core.prelude}
   for _, n in ipairs(sorted_keys(spec.layouts)) do
     parts[#parts + 1] = core.emit(n, as_layout(spec.layouts[n]))
@@ -308,12 +307,12 @@ function Kernel:prepare(cfg)
   local kinds = self.params[idx]
   local args = cfg.args or {}
   if not kinds then
-    error("cute.cuda: kernel " .. tostring(self.names[idx]) .. ": parameter "
-          .. "kinds unknown (give params = {...})", 2)
+    E.raise("cute.cuda: kernel " .. tostring(self.names[idx]) .. ": parameter "
+          .. "kinds unknown (give params = {...})")
   end
   if #args ~= #kinds then
-    error(string.format("cute.cuda: kernel %s takes %d arguments, got %d",
-                        self.names[idx], #kinds, #args), 2)
+    E.raise(string.format("cute.cuda: kernel %s takes %d arguments, got %d",
+                        self.names[idx], #kinds, #args))
   end
   local h = self.binary:launcher(idx)
   h:grid(dim3(cfg.grid)):block(dim3(cfg.block)):smem(cfg.smem or 0):stream(cfg.stream)
@@ -332,7 +331,7 @@ function Kernel:launch(cfg)
 end
 
 --- codegen(name, layout [, dtype]) -> the CUDA C a kernel would get.
-cuda.codegen = tiler.public("codegen", function(name, layout, dtype)
+cuda.codegen = E.protect("codegen", function(name, layout, dtype)
   return core.emit(name, as_layout(layout), dtype)
 end)
 
@@ -341,8 +340,8 @@ local copies = {}   -- planned and compiled copies, by what determines them
 
 local function copy_entry(src, dst, opts)
   if src.dtype ~= dst.dtype then
-    error("cute.cuda: copy: dtypes differ (" .. src.dtype .. " to "
-          .. dst.dtype .. "); conversion is not supported", 3)
+    E.raise("cute.cuda: copy: dtypes differ (" .. src.dtype .. " to "
+          .. dst.dtype .. "); conversion is not supported")
   end
   -- The plan depends on the offsets only through their alignment.
   local key = not opts and table.concat({tostring(src.layout), src.offset % 16,
@@ -360,14 +359,14 @@ end
 --- copy_plan(src, dst [, opts]) -> {kind, vector, common, summary, source,
 -- grid, block}: what copy() would run, without running it.
 function cuda.copy_plan(src, dst, opts)
-  check_tensors("copy_plan", src, dst, 2)
+  check_tensors("copy_plan", src, dst)
   return core.copy_plan(src.layout, src.offset, dst.layout, dst.offset,
                         src.dtype, opts)
 end
 
 --- copy_prepare(src, dst [, opts]) -> launch handle, plan.
 function cuda.copy_prepare(src, dst, opts)
-  check_tensors("copy_prepare", src, dst, 2)
+  check_tensors("copy_prepare", src, dst)
   local e = copy_entry(src, dst, opts)
   local h = e.binary:launcher(1)
   h:grid(table.unpack(e.plan.grid)):block(table.unpack(e.plan.block))
@@ -381,7 +380,7 @@ end
 -- "constant" row) is written by several threads: defined only when they
 -- write the same value (src constant along those coordinates), as in CuTe.
 function cuda.copy(src, dst, opts)
-  check_tensors("copy", src, dst, 2)
+  check_tensors("copy", src, dst)
   local h, plan = cuda.copy_prepare(src, dst, opts)
   h()
   return plan
@@ -390,7 +389,7 @@ end
 --- check_copy(src, dst [, samples, seed]) -> nil, or the first index i
 -- with dst(i) ~= src(i) (bitwise; a seeded sample of indices if given).
 function cuda.check_copy(src, dst, samples, seed)
-  check_tensors("check_copy", src, dst, 2)
+  check_tensors("check_copy", src, dst)
   return core.check_copy(src.buffer, src.offset, src.layout,
                          dst.buffer, dst.offset, dst.layout, samples, seed)
 end
@@ -400,7 +399,7 @@ end
 -- one fn() on the device, each repetition timed between two events.
 function cuda.time(fn, opts)
   check(callable(fn), "time", "the timed code must be callable (a function "
-        .. "or a launch handle)", fn, 2)
+        .. "or a launch handle)", fn)
   opts = opts or {}
   for _ = 1, opts.warmup or 3 do fn() end
   local a, b, t = core.event(), core.event(), {}
@@ -438,7 +437,7 @@ function cuda.gemm(A, B, C, opts)
         return p, h
       end
       why = ok and why or tostring(p)
-      if path == "sm90" then error("cute.cuda.gemm: " .. why, 2) end
+      if path == "sm90" then E.raise("cute.cuda.gemm: " .. why) end
       if not fallback_said[why] then
         fallback_said[why] = true
         warn("cute.cuda.gemm: generic kernel, not the Hopper one: ", why)

@@ -12,9 +12,10 @@
 --   local_partition((8,16):(16,1), cute.layout {2, 4}, 5)
 --                                                  --> (4,4):(32,4)  18
 local core = require "cute.core"
+local E = require "cute.error"
+local tiler = require "cute.tiler"
 
 local M = {}
-
 
 --- The sublayout of tile `coord` (and its offset) when A is cut into
 -- tiles by the tiler T (CuTe's inner_partition): the tile's modes, then
@@ -39,7 +40,7 @@ function M.flat_coord(T, index, op)
       return c
     end
     if math.type(d) ~= "integer" then
-      error(("%s: thread layout strides must be integers, got %s")
+      E.raise(("%s: thread layout strides must be integers, got %s")
         :format(op, tostring(T)))
     end
     return d == 0 and 0 or (index // d) % s
@@ -50,7 +51,7 @@ function M.flat_coord(T, index, op)
   for i = 1, #shape do
     c[i] = core.crd2idx(leaf_coords(shape[i], stride[i]), shape[i])
   end
-  return c
+  return tiler.tuple(c)
 end
 
 --- The size of each top-level mode of a shape (CuTe's product_each): a
@@ -60,7 +61,7 @@ function M.product_each(shape)
   if type(shape) ~= "table" then return shape end
   local t = {}
   for i = 1, #shape do t[i] = core.size(shape[i]) end
-  return t
+  return tiler.tuple(t)
 end
 
 --- The part of A owned by thread `index` of thread layout thr (a Layout

@@ -17,7 +17,7 @@
 -- every picture (cute.show, cute.render, cutelua --show); a bigger layout
 -- is refused with its size before any work, as drawing it would not end.
 local core = require "cute.core"
-local tiler = require "cute.tiler"
+local E = require "cute.error"
 local limits = require "cute.limits"
 
 local M = {}
@@ -55,12 +55,12 @@ function M.format_layout(L, op)
   op = op or "format_layout"
   local mt = getmetatable(L)
   if mt ~= Layout and mt ~= core.metatables.ComposedLayout then
-    error(op .. ": cute.Layout or cute.ComposedLayout expected, got "
-      .. tiler.typename(L))
+    E.raise(op .. ": cute.Layout or cute.ComposedLayout expected, got "
+      .. E.typename(L))
   end
   local r = core.rank(L)
   if r > 2 then
-    error(("%s(%s): rank-2 layout expected, got rank %d")
+    E.raise(("%s(%s): rank-2 layout expected, got rank %d")
       :format(op, tostring(L), r))
   end
   local shape = L:shape()
@@ -102,11 +102,6 @@ end
 function M.print_layout(L)
   local s = M.format_layout(L, "print_layout")
   if io and io.write then io.write(s) else print(s:sub(1, -2)) end
-end
-
--- Argument errors point at the caller's line (cute.tiler.public).
-for _, name in ipairs { "format_layout", "print_layout" } do
-  M[name] = tiler.public(nil, M[name])
 end
 
 return M

@@ -23,6 +23,7 @@
 -- The checks (`bijection`) and the ownership table (`owners`) used by the
 -- pictures and the specs live here too.
 local core = require "cute.core"
+local E = require "cute.error"
 local limits = require "cute.limits"
 local partition = require "cute.partition"
 local product = require "cute.product"
@@ -32,8 +33,8 @@ local M = {}
 
 local function check_layout(op, x, what)
   if not tiler.is_layout(x) then
-    error(("%s: %s must be a cute.Layout, got %s")
-      :format(op, what, tiler.typename(x)))
+    E.raise(("%s: %s must be a cute.Layout, got %s")
+      :format(op, what, E.typename(x)))
   end
 end
 
@@ -50,7 +51,7 @@ function M.make_layout_tv(thr, val)
   local inv = core.right_inverse(mn)
   local nt, nv = core.size(thr), core.size(val)
   if core.size(inv) ~= nt * nv then
-    error(("make_layout_tv(%s, %s): raked product %s is not a bijection "
+    E.raise(("make_layout_tv(%s, %s): raked product %s is not a bijection "
       .. "onto 0..%d (are both layouts compact?)")
       :format(tostring(thr), tostring(val), tostring(mn), nt * nv - 1))
   end
@@ -63,7 +64,7 @@ end
 --   thr_coord((2,16,16):(1,2,32), 37) --> {1, 2, 1}
 function M.thr_coord(T, idx)
   local c = partition.flat_coord(T, idx, "thr_coord")
-  return type(c) == "table" and c or { c }
+  return type(c) == "table" and c or tiler.tuple { c }
 end
 
 --- The compose-and-slice partition of paper 3.3.4: data o tv sliced at
@@ -71,12 +72,12 @@ end
 function M.tv_partition(data, tv, t)
   local mt = getmetatable(data)
   if mt ~= core.metatables.Layout and mt ~= core.metatables.ComposedLayout then
-    error("tv_partition: the data layout must be a cute.Layout or "
-      .. "cute.ComposedLayout, got " .. tiler.typename(data))
+    E.raise("tv_partition: the data layout must be a cute.Layout or "
+      .. "cute.ComposedLayout, got " .. E.typename(data))
   end
   check_layout("tv_partition", tv, "the TV layout")
   if type(t) ~= "table" and not (type(t) == "number" and math.tointeger(t)) then
-    error("tv_partition: the thread index must be an integer or a "
+    E.raise("tv_partition: the thread index must be an integer or a "
       .. "coordinate, got " .. (type(t) == "number" and tostring(t) or type(t)))
   end
   local R = core.composition(data, tv)
@@ -98,7 +99,7 @@ end
 function M.owners(tv, shape)
   check_layout("owners", tv, "the TV layout")
   if core.rank(tv) ~= 2 then
-    error(("owners(%s): a TV layout has rank 2 (thread, value)")
+    E.raise(("owners(%s): a TV layout has rank 2 (thread, value)")
       :format(tostring(tv)))
   end
   local n = core.size(shape)
@@ -109,7 +110,7 @@ function M.owners(tv, shape)
     for v = 0, nv - 1 do
       local i = tile_index(tv(t, v), shape)
       if i < 0 or i >= n then
-        error(("owners(%s): (T%d,V%d) -> %d lies outside the %s tile")
+        E.raise(("owners(%s): (T%d,V%d) -> %d lies outside the %s tile")
           :format(tostring(tv), t, v, i, core.tuple_tostring(shape)))
       end
       local o = owners[i + 1]
@@ -147,11 +148,6 @@ function M.bijection(tv, n)
     seen[x] = i
   end
   return true
-end
-
--- Argument errors point at the caller's line (cute.tiler.public).
-for _, name in ipairs { "make_layout_tv", "tv_partition", "owners", "bijection" } do
-  M[name] = tiler.public(nil, M[name])
 end
 
 return M

@@ -11,19 +11,26 @@
 --   cute.show(cute.bank_conflicts(smem, access), "banks.svg")
 --   cute.show("(4,8):(1,4)", "out.svg")   -- text: a layout or an atom name
 --   cute.render(L, "svg")                 -- the document as a string
+--   cute.show(cute.operation("composition", A, B), "op.html")  -- operands
+--                                         -- and result, linked on hover
+--   cute.show(S, "smem.svg", {color = "bank", bytes = 2})   -- by bank
 --
 -- Options: tile {M,N} (draw a rank-2 layout as a TV layout over that
 -- tile), data (the data layout whose offsets a TV picture shows), title,
--- cell (SVG cell size in pixels), format (overrides the extension).
+-- cell (SVG cell size in pixels), format (overrides the extension), color
+-- ("bank" or "chunk": a layout's offsets by shared-memory bank or 16-byte
+-- chunk, elements `bytes` wide, default 2).  Layouts of any rank draw.
 local core = require "cute.core"
-local tiler = require "cute.tiler"
+local E = require "cute.error"
 local atom = require "cute.atom"
 local model = require "cute.picture.model"
 local banks = require "cute.picture.banks"
+local operation = require "cute.picture.operation"
 
 local M = {}
 
 M.bank_conflicts = banks.bank_conflicts
+M.operation = operation.operation
 
 local renderers = {
   svg = function(m, o) return require("cute.picture.svg").render(m, o) end,
@@ -41,12 +48,12 @@ local function parse(s)
   local e = catalog[s]
   if e and e.kind == "mma" then return atom.mma_atom(s) end
   if e then
-    error(("show: %s is a copy atom: draw a tiled copy of it "
+    E.raise(("show: %s is a copy atom: draw a tiled copy of it "
       .. "(cute.make_tiled_copy)"):format(s))
   end
   local ok, L = pcall(core.layout, s)
   if not ok then
-    error(("show: %q is neither a layout nor an MMA atom of the catalog: %s")
+    E.raise(("show: %q is neither a layout nor an MMA atom of the catalog: %s")
       :format(s, L))
   end
   return L
@@ -58,6 +65,7 @@ function M.model(x, opts, op)
   opts = opts or {}
   if type(x) == "string" then x = parse(x) end
   if banks.is_result(x) then return banks.model(x, opts) end
+  if operation.is_operation(x) then return operation.model(x, opts) end
   if atom.is_mma_atom(x) or atom.is_tiled_mma(x) then
     return model.mma(x, opts)
   end
@@ -67,19 +75,19 @@ function M.model(x, opts, op)
   if mt == mts.Layout or mt == mts.ComposedLayout then
     return model.layout(x, opts)
   end
-  error(("%s: cannot draw %s (a layout, TV layout with opts.tile, MMA "
-    .. "atom, tiled MMA, tiled copy or bank_conflicts result)")
-    :format(op or "model", tiler.typename(x)))
+  E.raise(("%s: cannot draw %s (a layout, TV layout with opts.tile, MMA "
+    .. "atom, tiled MMA, tiled copy, cute.operation or bank_conflicts result)")
+    :format(op or "model", E.typename(x)))
 end
 
 --- The picture as a string in `format` ("svg", "html", "tex", "txt").
 function M.render(x, format, opts, op)
   local r = renderers[format]
   if type(format) ~= "string" then
-    error(("%s: the picture format must be a string (svg, html, tex or "
+    E.raise(("%s: the picture format must be a string (svg, html, tex or "
       .. "txt), got %s"):format(op or "render", type(format)))
   elseif not r then
-    error(("%s: unknown picture format %q (svg, html, tex or txt)")
+    E.raise(("%s: unknown picture format %q (svg, html, tex or txt)")
       :format(op or "render", format))
   end
   return r(M.model(x, opts, op or "render"), opts or {})
@@ -91,7 +99,7 @@ function M.show(x, path, opts)
   if type(path) == "table" then path, opts = nil, path end
   opts = opts or {}
   if path ~= nil and type(path) ~= "string" then
-    error("show: the path must be a string, got " .. type(path))
+    E.raise("show: the path must be a string, got " .. type(path))
   end
   if path == nil then
     local s = M.render(x, "txt", opts, "show")
@@ -100,23 +108,18 @@ function M.show(x, path, opts)
   end
   local format = opts.format or tostring(path):match "%.(%w+)$"
   if not renderers[format and format:lower()] then
-    error(("show: cannot tell the picture format of %q (use .svg, .html, "
+    E.raise(("show: cannot tell the picture format of %q (use .svg, .html, "
       .. ".tex or .txt, or opts.format)"):format(tostring(path)))
   end
   local s = M.render(x, format:lower(), opts, "show")
   if not (io and io.open) then
-    error("show: this host has no io library to write " .. path)
+    E.raise("show: this host has no io library to write " .. path)
   end
   local f, err = io.open(path, "w")
-  if not f then error("show: " .. err) end
+  if not f then E.raise("show: " .. err) end
   f:write(s)
   f:close()
   return path
-end
-
--- Argument errors point at the caller's line (cute.tiler.public).
-for _, name in ipairs { "model", "render", "show" } do
-  M[name] = tiler.public(nil, M[name])
 end
 
 return M
