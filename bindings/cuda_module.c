@@ -175,12 +175,14 @@ static int l_now_ms(lua_State *L)
 static int l_cache(lua_State *L)
 {
   static const char *const modes[] = {"disk", "memory", "off", NULL};
-  if (!lua_isnoneornil(L, 1))
-    cute_cuda_cache_configure((cute_cuda_cache_mode)luaL_checkoption(
-                                  L, 1, NULL, modes),
-                              luaL_optstring(L, 2, NULL));
+  char dir[CUTE_CUDA_CACHE_DIR_MAX + 1];
+  if (!lua_isnoneornil(L, 1)) {
+    int m = luaL_checkoption(L, 1, NULL, modes);
+    TRY(L, cute_cuda_cache_configure((cute_cuda_cache_mode)m,
+                                     luaL_optstring(L, 2, NULL), ERR));
+  }
   lua_pushstring(L, modes[cute_cuda_cache_mode_get()]);
-  lua_pushstring(L, cute_cuda_cache_dir());
+  lua_pushstring(L, cute_cuda_cache_dir(dir));
   return 2;
 }
 
