@@ -420,3 +420,55 @@ where out dims are: [dim0 (size 16), dim1 (size 8)]]==], tostring(A))
     end
   end)
 end)
+
+describe("pictures and bank conflicts of a linear layout", function()
+  it("draws register/lane/warp -> (dim0, dim1) as its TV layout over that tile",
+     function()
+    local tv = cute.layout "((4,8),(2,2)):((32,1),(16,8))"
+    local A = cute.to_linear(tv, { tv = true, tile = { 16, 8 } })
+    assert.equal(cute.render(tv, "txt", { tile = { 16, 8 } }), cute.render(A, "txt"))
+    local P = cute.to_linear(cute.layout "(4,8):(8,1)")
+    assert.equal(cute.render(cute.layout "(4,8):(8,1)", "txt"), cute.render(P, "txt"))
+  end)
+
+  it("analyses Triton's offset -> (dim0, dim1) form as its inverse", function()
+    local smem = cute.composed(cute.swizzle(3, 3, 3), 0, cute.layout_right { 8, 64 })
+    local triton = cute.to_linear(smem):invert()
+    local access = cute.layout "((8,4),8):((1,64),8)"
+    local opts = { bytes = 2, vec = 8 }
+    assert.equal(tostring(cute.bank_conflicts(smem, access, opts)),
+                 tostring(cute.bank_conflicts(triton, access, opts)))
+  end)
+end)
+
+describe("examples/linear_layouts.lua", function()
+  it("runs, prints both notations, draws the import, finds the swizzle", function()
+    local lines, real_write = {}, io.write
+    local env = setmetatable({ arg = {} }, { __index = _G })  -- no output directory
+    env.print = function(...)
+      local t = {}
+      for i = 1, select("#", ...) do t[i] = tostring((select(i, ...))) end
+      lines[#lines + 1] = table.concat(t, "\t")
+    end
+    io.write = function(s) lines[#lines + 1] = s end  -- the pictures' text
+    local ok, err = pcall(assert(loadfile("examples/linear_layouts.lua", "t", env)))
+    io.write = real_write
+    assert(ok, err)
+    local text = table.concat(lines, "\n")
+    for _, want in ipairs {
+      "CuTe:   ((4,8),(2,2)):((32,1),(16,8))",
+      "   lane=16 -> (4, 0)\n - warp is a size 1 dimension\nwhere out dims are: [dim0 (size 16), dim1 (size 8)]",
+      "CuTe:   ((4,8,4),(2,2,2)):((128,1,16),(64,8,512))",
+      " - warp=1 -> (16, 0)\n   warp=2 -> (32, 0)",
+      "back to CuTe:  Sw<3,4,3> o 0 o (16,64):(64,1)",
+      "as CuTe:  ((4,8),4):((32,1),8)",
+      "| T31 V3 |",
+      "free masks: register 0, lane 31, warp 3",
+      "imported shared layout as CuTe: Sw<5,0,5> o 0 o (32,32):(32,1)",
+      "column read, Triton's form: bank conflicts of Sw<5,0,5> o 0 o (32,32):(32,1)",
+      "worst 1-way",
+    } do
+      assert(text:find(want, 1, true), "the example prints " .. want)
+    end
+  end)
+end)

@@ -48,12 +48,92 @@ local cuda = {
   limits = core.limits,           -- {check, includes, include_depth}
 }
 
+-- ------------------------------------------------------ compile-only use --
+-- A program's PTX and SASS, without a GPU: PTX is NVRTC's for compute_XY,
+-- SASS is nvdisasm's listing of NVRTC's cubin for sm_XY, XY the binary's
+-- architecture unless `arch` names another; both go through the cache.
+local function arch_number(arch, op)
+  local xy = tostring(arch):match("^%a+_(%d+%a?)$")
+  if not xy then
+    error(("cute.cuda.Kernel:%s: architecture %s is not sm_XY or "
+           .. "compute_XY"):format(op, tostring(arch)), 4)
+  end
+  return xy
+end
+
+local function program_ptx(prog, arch)
+  local b = prog.binary
+  if arch == nil and b.kind == "ptx" then return b.image end
+  return core.compile(prog.source, prog.names, "compute_"
+    .. arch_number(arch or b.arch, "ptx"), prog.options).image
+end
+
+local function readable(path)
+  local f = path and io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+-- nvdisasm of $CUDA_HOME, else /usr/local/cuda, else the PATH's.
+local function nvdisasm()
+  local home = os.getenv("CUDA_HOME")
+  for _, p in ipairs {home and home .. "/bin/nvdisasm" or false,
+                      "/usr/local/cuda/bin/nvdisasm"} do
+    if p and readable(p) then return p end
+  end
+  local h = io.popen and io.popen("command -v nvdisasm 2>/dev/null")
+  local p = h and h:read("l")
+  if h then h:close() end
+  return p ~= "" and p or nil
+end
+
+local function program_sass(prog, arch)
+  local b = prog.binary
+  local cubin = (arch == nil and b.kind == "cubin") and b.image
+    or core.compile(prog.source, prog.names, "sm_"
+         .. arch_number(arch or b.arch, "sass"), prog.options).image
+  local tool = nvdisasm()
+  if not tool then
+    error("cute.cuda.Kernel:sass: nvdisasm not found (it ships with the "
+          .. "CUDA toolkit: set CUDA_HOME or put it on PATH)", 3)
+  end
+  local tmp = os.tmpname()
+  local f = assert(io.open(tmp, "wb"))
+  f:write(cubin)
+  f:close()
+  local h = io.popen(("'%s' -c '%s' 2>&1"):format(tool, tmp))
+  local out = h:read("a")
+  local ok = h:close()
+  os.remove(tmp)
+  if not ok then error("cute.cuda.Kernel:sass: nvdisasm failed: " .. out, 3) end
+  return out
+end
+
+-- With CUTELUA_DUMP=dir, every program compiled leaves its PTX (and SASS
+-- where nvdisasm is found) in dir as <first kernel name>-<key>.ptx/.sass.
+local function dump(prog)
+  local dir = os.getenv("CUTELUA_DUMP")
+  if not dir or dir == "" then return end
+  local base = ("%s/%s-%s"):format(dir, prog.names[1]:gsub("[^%w_]", "_"),
+                                   prog.binary.key:sub(1, 16))
+  local function put(ext, text)
+    local f, why = io.open(base .. ext, "wb")
+    if not f then error("cute.cuda: CUTELUA_DUMP: " .. why, 0) end
+    f:write(text)
+    f:close()
+  end
+  put(".ptx", program_ptx(prog))
+  if nvdisasm() then put(".sass", program_sass(prog)) end
+end
+
 -- core.compile, warning once (Lua's warn) when the disk cache could not
 -- be written: cache() still says "disk" but kernels stay in memory only;
 -- stats().disk_errors counts such failures, disk_error gives the first.
+-- Dumps the program where CUTELUA_DUMP asks.
 local disk_warned = false
-local function compile(...)
-  local bin = core.compile(...)
+local function compile(source, names, arch, options)
+  local bin = core.compile(source, names, arch, options)
+  dump {source = source, names = names, options = options, binary = bin}
   if not disk_warned and bin.from_cache == "nvrtc" then
     local s = core.stats()
     if s.disk_errors > 0 then
@@ -264,11 +344,11 @@ function cuda.kernel(spec)
     .. "string", spec.source)
   local parts = {core.prelude}
   for _, n in ipairs(sorted_keys(spec.layouts)) do
-    parts[#parts + 1] = core.emit(n, as_layout(spec.layouts[n]))
+    parts[#parts + 1] = core.codegen(n, as_layout(spec.layouts[n]))
   end
   for _, n in ipairs(sorted_keys(spec.tensors)) do
     local t = spec.tensors[n]
-    parts[#parts + 1] = core.emit(n, as_layout(t.layout), t.dtype)
+    parts[#parts + 1] = core.codegen(n, as_layout(t.layout), t.dtype)
   end
   parts[#parts + 1] = spec.source
   local source = table.concat(parts, "\n")
@@ -281,8 +361,16 @@ function cuda.kernel(spec)
                 or params_of(source, n, spec.tensors or {})
   end
   return setmetatable({binary = bin, source = source, names = names,
-                       params = params}, Kernel)
+                       options = spec.options, params = params}, Kernel)
 end
+
+--- k:ptx([arch]) -> the PTX of the kernel's program (for compute_XY of
+-- its architecture, or of arch); no GPU needed.
+function Kernel:ptx(arch) return program_ptx(self, arch) end
+
+--- k:sass([arch]) -> nvdisasm's SASS listing of the program's cubin (for
+-- sm_XY of its architecture, or of arch); no GPU needed, nvdisasm is.
+function Kernel:sass(arch) return program_sass(self, arch) end
 
 local function dim3(v)
   if type(v) == "table" then return v[1] or 1, v[2] or 1, v[3] or 1 end
@@ -332,7 +420,7 @@ end
 
 --- codegen(name, layout [, dtype]) -> the CUDA C a kernel would get.
 cuda.codegen = E.protect("codegen", function(name, layout, dtype)
-  return core.emit(name, as_layout(layout), dtype)
+  return core.codegen(name, as_layout(layout), dtype)
 end)
 
 -- ------------------------------------------------------------------- copy --
