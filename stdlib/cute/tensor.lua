@@ -148,17 +148,15 @@ end
 
 --- local_tile / local_partition of a tensor: the layout's, with the
 -- iterator moved to the tile's offset; of a layout, the layout's own.
-function M.local_tile(A, ...)
-  if not is_tensor(A) then return partition.local_tile(A, ...) end
-  local r, off = partition.local_tile(A._layout, ...)
-  return new(advance(A._iter, off), r)
+local function by_layout(f)
+  return function(A, ...)
+    if not is_tensor(A) then return f(A, ...) end
+    local r, off = f(A._layout, ...)
+    return new(advance(A._iter, off), r)
+  end
 end
-
-function M.local_partition(A, ...)
-  if not is_tensor(A) then return partition.local_partition(A, ...) end
-  local r, off = partition.local_partition(A._layout, ...)
-  return new(advance(A._iter, off), r)
-end
+M.local_tile = E.protect("local_tile", by_layout(partition.local_tile))
+M.local_partition = E.protect("local_partition", by_layout(partition.local_partition))
 
 -- f over the leaves of a Lua tuple.
 local function map_leaves(t, f)
