@@ -27,15 +27,15 @@ void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
 }
 
 /* core.metatables = {Layout = mt, Swizzle = mt, ComposedLayout = mt, E = mt,
- * Tuple = mt}: the stdlib adds operator sugar (A * B) that needs tilers,
+ * Tuple = mt, LinearLayout = mt}: the stdlib adds operator sugar (A * B) that needs tilers,
  * written in Lua, and marks the tuples it builds itself. */
 static void push_metatables(lua_State *L)
 {
   static const char *const names[] = {CUTELUA_LAYOUT, CUTELUA_SWIZZLE,
                                       CUTELUA_COMPOSED, CUTELUA_BASIS,
-                                      CUTELUA_TUPLE};
+                                      CUTELUA_TUPLE, CUTELUA_LINEAR};
   size_t i;
-  lua_createtable(L, 0, 5);
+  lua_createtable(L, 0, 6);
   for (i = 0; i < sizeof names / sizeof names[0]; i++) {
     luaL_getmetatable(L, names[i]);
     lua_setfield(L, -2, names[i] + 5);  /* past "cute." */

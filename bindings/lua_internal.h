@@ -17,6 +17,9 @@ void cutelua_open_algebra(lua_State *L);
 void cutelua_open_swizzle(lua_State *L);
 void cutelua_open_linear(lua_State *L);
 
+/* The LinearLayout metatable's name (lua_linear.c owns the type). */
+#define CUTELUA_LINEAR "cute.LinearLayout"
+
 /* Registers metatable `name` with metamethods `meta` and, as its __index,
  * a table of methods (may be NULL).  Leaves the stack as it was. */
 void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,

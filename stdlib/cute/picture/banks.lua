@@ -20,6 +20,7 @@
 local core = require "cute.core"
 local E = require "cute.error"
 local limits = require "cute.limits"
+local linear = require "cute.linear"
 local tiler = require "cute.tiler"
 local model_m = require "cute.picture.model"
 local palette = require "cute.picture.palette"
@@ -75,6 +76,7 @@ end
 -- cell), worst (the largest degree), wavefronts and ideal (their total
 -- with and without conflicts).
 function M.bank_conflicts(smem, access, opts)
+  if linear.is_linear(smem) then smem = linear.as_cute(smem) end
   local mt = getmetatable(smem)
   if mt ~= core.metatables.Layout and mt ~= core.metatables.ComposedLayout then
     E.raise("bank_conflicts: the shared-memory layout must be a cute.Layout or "
