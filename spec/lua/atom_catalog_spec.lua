@@ -3,7 +3,7 @@
 -- swizzle atoms.  The fragment formulas of the MMAs are checked at every
 -- thread and value in atom_spec.lua; here what each adds besides.
 local cute = require "cute"
-local catalog = require "cute.atoms"
+local catalog = require "cute.arch"
 local L = cute.layout
 
 describe("SM70 quad-pair MMA atoms", function()

@@ -9,7 +9,7 @@
 -- atom's source, and its reference layout the source (CuTe's RefLayout);
 -- the layouts are not written twice.
 local ldsm = {}
-for _, e in ipairs(require "cute.atoms.sm75") do ldsm[e.name] = e end
+for _, e in ipairs(require "cute.arch.sm75") do ldsm[e.name] = e end
 
 local entries = {}
 for _, x in ipairs { { "U32x1_STSM_N", "U32x1_LDSM_N", "x1" },
