@@ -2,7 +2,7 @@
 -- (cutlass cute/atom/copy_traits_sm90.hpp).
 --
 -- PTX ISA 9.7.14.5.16 "Warp-level matrix store instruction: stmatrix"
--- (ISA 8.x numbering): the mirror of ldmatrix (atoms/sm75.lua) -- each lane
+-- (ISA 8.x numbering): the mirror of ldmatrix (arch/sm75.lua) -- each lane
 -- holds in its registers what ldmatrix would have loaded into them, and the
 -- lanes' addresses name the rows they store.  So an stmatrix atom's source
 -- is the matching ldmatrix atom's destination, its destination that
