@@ -14,6 +14,9 @@
 void cutelua_open_tuple(lua_State *L);
 void cutelua_open_layout(lua_State *L);
 void cutelua_open_algebra(lua_State *L);
+void cutelua_open_tiler(lua_State *L);
+/* composition(A, T) for a tiler T at index 2 (A a Layout at index 1). */
+int cutelua_composition_tiler(lua_State *L);
 void cutelua_open_swizzle(lua_State *L);
 void cutelua_open_linear(lua_State *L);
 
