@@ -288,12 +288,21 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
   const int cpa_s = cpA_s(t), cpb_s = cpB_s(t);
   const int lda_s = ldA(lane, wm), ldb_s = ldB(lane, wn);
   /* Each thread's copies: coordinates from the identity layout of the
-     tile, tested against the extents.  A CTA whose tile lies inside M (N)
-     and a k-tile inside K take the unpredicated copies (a uniform
-     branch); the others zero-fill what lies outside. */
+     tile, tested against the extents.  The copies of a thread step along
+     rows only, so which rows exist is one bit mask per operand, computed
+     once; a k-tile then exists or not for all of them (K % 8 == 0).  Every
+     copy is the zero-filling cp.async, without a branch: the main loop
+     stays straight-line, and the inner tiles pay a select per copy. */
   const auto cpa = cpA_crd(t), cpb = cpB_crd(t);
   const TAB *a0 = &gA(cpa[0], cpa[1]), *b0 = &gB(cpb[0], cpb[1]);
   const bool a_inside = (tm + 1) * BM <= M, b_inside = (tn + 1) * BN <= N;
+  unsigned rowsA = 0u, rowsB = 0u;
+#pragma unroll 1
+  for (unsigned r = 0; r < CPA_N; ++r)
+    rowsA |= (unsigned)(iA(cpa[0] + (int)r * CPA_ROWS, 0)[0] < M) << r;
+#pragma unroll 1
+  for (unsigned r = 0; r < CPB_N; ++r)
+    rowsB |= (unsigned)(iB(cpb[0] + (int)r * CPB_ROWS, 0)[0] < N) << r;
   /* Shared byte offsets of the copies: where the script proved that the
      swizzle commutes with the per-copy step (sw(x + d) == sw(x) + d), the
      swizzle runs once per thread and each copy adds a constant. */
@@ -311,32 +320,19 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
   const IA stepA = (IA)CPA_ROWS * lda;
   const IB stepB = (IB)CPB_ROWS * ldb;
 
+  /* Tile kt into a stage; past the last k-tile it zero-fills and reads
+     nothing (the pipeline's tail), so no branch guards it. */
   auto load_tile = [&](unsigned stage, int kt) {
-    const int kres = K - kt * BK;        /* columns of this k-tile that exist */
     const TAB *a = a0 + kt * BK, *b = b0 + kt * BK;
     const unsigned sa = sA + stage * A_STAGE_BYTES, sb = sB + stage * B_STAGE_BYTES;
-    if (a_inside && kres >= BK) {
+    const unsigned ma = iA(0, cpa[1] + kt * BK)[1] < K ? rowsA : 0u;
+    const unsigned mb = iB(0, cpb[1] + kt * BK)[1] < K ? rowsB : 0u;
 #pragma unroll
-      for (unsigned r = 0; r < CPA_N; ++r) cute::cp_async<16>(sa + cpA_off(r), a + (IA)r * stepA);
-    } else {
-#pragma unroll 1
-      for (unsigned r = 0; r < CPA_N; ++r) {
-        const auto x = iA(cpa[0] + (int)r * CPA_ROWS, cpa[1] + kt * BK);
-        cute::cp_async_zfill<16>(sa + cpA_off(r), a + (IA)r * stepA,
-                                 cute::elem_less(x, mA.layout.extents()));
-      }
-    }
-    if (b_inside && kres >= BK) {
+    for (unsigned r = 0; r < CPA_N; ++r)
+      cute::cp_async_zfill<16>(sa + cpA_off(r), a + (IA)r * stepA, (ma >> r) & 1u);
 #pragma unroll
-      for (unsigned r = 0; r < CPB_N; ++r) cute::cp_async<16>(sb + cpB_off(r), b + (IB)r * stepB);
-    } else {
-#pragma unroll 1
-      for (unsigned r = 0; r < CPB_N; ++r) {
-        const auto x = iB(cpb[0] + (int)r * CPB_ROWS, cpb[1] + kt * BK);
-        cute::cp_async_zfill<16>(sb + cpB_off(r), b + (IB)r * stepB,
-                                 cute::elem_less(x, mB.layout.extents()));
-      }
-    }
+    for (unsigned r = 0; r < CPB_N; ++r)
+      cute::cp_async_zfill<16>(sb + cpB_off(r), b + (IB)r * stepB, (mb >> r) & 1u);
   };
 
   unsigned fa[2][MI][4], fb[2][NJ][2];
@@ -375,7 +371,7 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
      one copy of load_tile's code less to compile). */
 #pragma unroll 1
   for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < ktiles) load_tile(s, s);
+    load_tile(s, s);
     cute::cp_async_commit();
   }
   cute::cp_async_wait<STAGES - 2>();
@@ -395,7 +391,7 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
       }
       load_frags((kk + 1) % 2, rs, (kk + 1) % KSTEPS);
       if (kk == 0) {
-        if (kt + STAGES - 1 < ktiles) load_tile(ws, kt + STAGES - 1);
+        load_tile(ws, kt + STAGES - 1);
         cute::cp_async_commit();
         ws = ws + 1 == STAGES ? 0 : ws + 1;
       }
@@ -515,6 +511,10 @@ function G.build(cfg, dtypes, widths)
   end
 
   local rowsA, rowsB = copy_row_step("A", cpA), copy_row_step("B", cpB)
+  if cpA.n > 32 or cpB.n > 32 then   -- the kernel's row masks are 32 bits
+    fail("%d and %d copies per thread for A and B: at most 32 (more threads "
+      .. "or a smaller tile)", cpA.n, cpB.n)
+  end
   local function range(n, f)
     local t = {}
     for i = 0, n - 1 do t[#t + 1] = f(i) end
