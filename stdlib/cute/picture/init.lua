@@ -26,6 +26,7 @@ local atom = require "cute.atom"
 local model = require "cute.picture.model"
 local banks = require "cute.picture.banks"
 local operation = require "cute.picture.operation"
+local linear = require "cute.linear"
 
 local M = {}
 
@@ -44,7 +45,7 @@ local mts = core.metatables
 
 -- A string names a catalog MMA atom or is CuTe layout text.
 local function parse(s)
-  local catalog = require "cute.atoms"
+  local catalog = require "cute.arch"
   local e = catalog[s]
   if e and e.kind == "mma" then return atom.mma_atom(s) end
   if e then
@@ -70,6 +71,13 @@ function M.model(x, opts, op)
     return model.mma(x, opts)
   end
   if atom.is_tiled_copy(x) then return model.copy(x, opts) end
+  if linear.is_linear(x) then
+    local tile
+    x, tile = linear.as_cute(x)
+    if tile and not opts.tile then
+      opts = setmetatable({ tile = tile }, { __index = opts })
+    end
+  end
   local mt = getmetatable(x)
   if mt == mts.Layout and opts.tile then return model.tv(x, opts.tile, opts) end
   if mt == mts.Layout or mt == mts.ComposedLayout then
