@@ -148,15 +148,19 @@ end
 
 --- local_tile / local_partition of a tensor: the layout's, with the
 -- iterator moved to the tile's offset; of a layout, the layout's own.
-local function by_layout(f)
-  return function(A, ...)
-    if not is_tensor(A) then return f(A, ...) end
-    local r, off = f(A._layout, ...)
-    return new(advance(A._iter, off), r)
-  end
+-- (The calls name their field, so that the C functions' argument errors
+-- name local_tile / local_partition.)
+local function tensor_of(A, r, off)
+  return new(advance(A._iter, off), r)
 end
-M.local_tile = E.protect("local_tile", by_layout(partition.local_tile))
-M.local_partition = E.protect("local_partition", by_layout(partition.local_partition))
+M.local_tile = E.protect("local_tile", function(A, ...)
+  if not is_tensor(A) then return partition.local_tile(A, ...) end
+  return tensor_of(A, partition.local_tile(A._layout, ...))
+end)
+M.local_partition = E.protect("local_partition", function(A, ...)
+  if not is_tensor(A) then return partition.local_partition(A, ...) end
+  return tensor_of(A, partition.local_partition(A._layout, ...))
+end)
 
 -- f over the leaves of a Lua tuple.
 local function map_leaves(t, f)
