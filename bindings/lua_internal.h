@@ -17,9 +17,17 @@ void cutelua_open_algebra(lua_State *L);
 void cutelua_open_swizzle(lua_State *L);
 
 /* Registers metatable `name` with metamethods `meta` and, as its __index,
- * a table of methods (may be NULL).  Leaves the stack as it was. */
+ * a table of methods (may be NULL); scripts see it through a read-only
+ * view (its __metatable).  Leaves the stack as it was. */
 void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
                       const luaL_Reg *methods);
+
+/* The __mul of layouts, swizzles and composed layouts: composition. */
+int cutelua_compose_op(lua_State *L);
+
+/* Calls the host's meter of C work, if any (cute_lua.h: CUTELUA_CHARGE),
+ * before a call does n steps of work beyond cute.h's constant bounds. */
+void cutelua_charge(lua_State *L, double n, const char *what);
 
 /* Raise err as "bad argument #arg to 'f' (msg)" -- for malformed arguments
  * (a tuple that does not convert), as opposed to inadmissible algebra. */

@@ -217,6 +217,7 @@ void cutelua_open_swizzle(lua_State *L)
       {"__call", swizzle_call},
       {"__tostring", swizzle_tostring},
       {"__eq", swizzle_eq},
+      {"__mul", cutelua_compose_op},
       {NULL, NULL}};
   static const luaL_Reg sw_methods[] = {
       {"params", swizzle_params},
@@ -225,6 +226,7 @@ void cutelua_open_swizzle(lua_State *L)
       {"__call", composed_call},
       {"__tostring", composed_tostring},
       {"__eq", composed_eq},
+      {"__mul", cutelua_compose_op},
       {NULL, NULL}};
   static const luaL_Reg c_methods[] = {
       {"swizzle", composed_swizzle},

@@ -67,9 +67,10 @@ describe("cute.limits.cells", function()
   it("bounds print_layout and the pictures", function()
     has(msg(cute.print_layout, big), "print_layout((1000,1000):(1,1000)): "
         .. why)
-    has(msg(cute.render, big, "txt"), "show((1000,1000):(1,1000)): " .. why)
+    has(msg(cute.render, big, "txt"), "render((1000,1000):(1,1000)): " .. why)
+    has(msg(cute.show, big), "show((1000,1000):(1,1000)): " .. why)
     has(msg(cute.render, cute.layout "(32,4):(1,32)", "txt",
-            { tile = { 1000, 1000 } }), "show((32,4):(1,32)): " .. why)
+            { tile = { 1000, 1000 } }), "render((32,4):(1,32)): " .. why)
   end)
 
   it("bounds an MMA picture by its three tiles, before drawing any",
@@ -78,7 +79,7 @@ describe("cute.limits.cells", function()
                                     cute.layout "(64,128,1)")
     -- A 1024 x 16, B 1024 x 16, C (16*64) x (8*128) = 1024 x 1024
     local m = msg(cute.render, mma, "txt")
-    has(m, "show(TiledMMA")
+    has(m, "render(TiledMMA")
     has(m, "1081344 cells exceed the limit of 65536 cells "
         .. "(cute.limits.cells)")
   end)

@@ -219,9 +219,9 @@ describe("cute.show", function()
       "show: SM75_U32x4_LDSM_N is a copy atom: draw a tiled copy of it "
       .. "(cute.make_tiled_copy)")
     assert.has_error(function() picture.render(L "(2,2,2)", "svg") end,
-      "show((2,2,2):(1,2,4)): rank-2 layout expected, got rank 3")
+      "render((2,2,2):(1,2,4)): rank-2 layout expected, got rank 3")
     assert.has_error(function() picture.render(C, "svg", { tile = 8 }) end,
-      "show(((4,8),2):((16,1),8)): a TV layout needs its tile shape {M, N} "
+      "render(((4,8),2):((16,1),8)): a TV layout needs its tile shape {M, N} "
       .. "(opts.tile)")
   end)
 end)

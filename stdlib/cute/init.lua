@@ -128,10 +128,5 @@ setmetatable(cute, {__index = function(t, name)
   return m
 end})
 
--- Operator sugar.  __concat (A .. B) is in C; composition needs tilers.
-local mts = core.metatables
-mts.Layout.__mul = cute.composition
-mts.Swizzle.__mul = core.composition
-mts.ComposedLayout.__mul = core.composition
 
 return cute

@@ -17,6 +17,8 @@
 local core = require "cute.core"
 local tv = require "cute.tv"
 local palette = require "cute.picture.palette"
+local limits = require "cute.limits"
+local print_m = require "cute.print"
 
 local M = {}
 
@@ -34,26 +36,16 @@ local function cell_text(x)
   return type(x) == "table" and core.tuple_tostring(x) or tostring(x)
 end
 
--- (rows, cols) of a rank <= 2 layout's domain; an error beyond rank 2.
-function M.extent(L, op)
-  local r = core.rank(L)
-  if r > 2 then
-    error(("%s(%s): rank-2 layout expected, got rank %d")
-      :format(op, tostring(L), r))
-  end
-  local shape = L:shape()
-  local rows = core.size(r == 2 and shape[1] or shape)
-  local cols = r == 2 and core.size(shape[2]) or 1
-  require("cute.print").check_cells(op, L, rows * cols)
-  return rows, cols
-end
+-- (rows, cols) of a rank <= 2 layout's domain, its cells checked against
+-- cute.limits.cells; an error beyond rank 2.
+M.extent = print_m.extent
 
 --- A data layout (or a swizzled ComposedLayout): one cell per coordinate,
 -- holding the offset, filled with CuTe's print_latex greys -- or, where
 -- opts.highlight(m, n, offset) is true, in thread 0's colour (to show a
 -- slice or a tile of the layout).
-function M.layout(L, opts)
-  local rows, cols = M.extent(L, "show")
+function M.layout(L, opts, op)
+  local rows, cols = M.extent(L, op)
   local p = M.panel("", rows, cols)
   for m = 0, rows - 1 do
     for n = 0, cols - 1 do
@@ -76,9 +68,10 @@ end
 -- its first owner "T# V#" in that thread's colour.  `flip` draws the tile
 -- transposed (an MMA's B, stored (n,k) but drawn k down, n across);
 -- `data` (a layout of the tile) gives the offsets shown on hover.
-function M.tv_panel(name, X, shape, row0, col0, data, flip)
+function M.tv_panel(name, X, shape, row0, col0, data, flip, op)
   local I, J = shape[1], shape[2]
-  require("cute.print").check_cells("show", X, core.size(I) * core.size(J))
+  limits.check("cells", op, limits.product(limits.size(I), limits.size(J)),
+    "cells", X)
   local owners = tv.owners(X, shape)
   local p = flip and M.panel(name, J, I, row0, col0)
     or M.panel(name, I, J, row0, col0)
@@ -101,23 +94,23 @@ end
 
 --- A TV layout over the tile `shape` (a table {M, N}), optionally of the
 -- data layout `opts.data`.
-function M.tv(X, shape, opts)
+function M.tv(X, shape, opts, op)
   if type(shape) ~= "table" or #shape ~= 2 then
-    error(("show(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
-      :format(tostring(X)))
+    error(("%s(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
+      :format(op, tostring(X)))
   end
-  require("cute.print").check_cells("show", X, core.size(X))
+  limits.check("cells", op, limits.size(X), "cells", X)
   local title = { opts.title or ("TV layout " .. tostring(X) .. " over "
     .. core.tuple_tostring(shape)) }
   if opts.data then title[2] = "data layout " .. tostring(opts.data) end
   return { kind = "tv", title = title,
            tikz_comments = { "Layout TV: " .. tostring(X) },
-           panels = { M.tv_panel("", X, shape, 0, 0, opts.data) } }
+           panels = { M.tv_panel("", X, shape, 0, 0, opts.data, false, op) } }
 end
 
 --- An MMA atom or tiled MMA: B (K x N) above C (M x N), A (M x K) to the
 -- left of C, as CuTe's print_latex(TiledMMA) lays them out.
-function M.mma(x, opts)
+function M.mma(x, opts, op)
   local atom = require "cute.atom"
   local A, B, C, Mt, Nt, Kt, head
   if atom.is_mma_atom(x) then
@@ -131,13 +124,13 @@ function M.mma(x, opts)
       "MMA_Atom", tostring(x.thr_layout_vmnk))
   end
   -- all three tiles before any panel is drawn
-  require("cute.print").check_cells("show", x,
-    core.size(Kt) * (core.size(Mt) + core.size(Nt))
-    + core.size(Mt) * core.size(Nt))
+  local m, n, k = limits.size(Mt), limits.size(Nt), limits.size(Kt)
+  limits.check("cells", op, limits.product(k, m + n) + limits.product(m, n),
+    "cells", x)
   local gap = Kt + 2
-  local pA = M.tv_panel("A", A, { Mt, Kt }, gap, 0)
-  local pB = M.tv_panel("B", B, { Nt, Kt }, 0, gap, nil, true)
-  local pC = M.tv_panel("C", C, { Mt, Nt }, gap, gap)
+  local pA = M.tv_panel("A", A, { Mt, Kt }, gap, 0, nil, false, op)
+  local pB = M.tv_panel("B", B, { Nt, Kt }, 0, gap, nil, true, op)
+  local pC = M.tv_panel("C", C, { Mt, Nt }, gap, gap, nil, false, op)
   pA.tikz = { dr = 0, dc = -Kt - 1 }
   pB.tikz = { dr = -Kt - 1, dc = 0 }
   pC.tikz = { labels = "none" }
@@ -151,12 +144,12 @@ end
 
 --- A tiled copy: its source (S) and destination (D) partitionings of one
 -- tile, side by side.
-function M.copy(x, opts)
+function M.copy(x, opts, op)
   local shape = x.tiler_mn
-  require("cute.print").check_cells("show", x,
-    2 * core.size(shape[1]) * core.size(shape[2]))
+  limits.check("cells", op,
+    limits.product(2, limits.size(shape[1]), limits.size(shape[2])), "cells", x)
   local S, D = x:get_layoutS_TV(), x:get_layoutD_TV()
-  local pD = M.tv_panel("D", D, shape, 0, shape[2] + 3)
+  local pD = M.tv_panel("D", D, shape, 0, shape[2] + 3, nil, false, op)
   pD.tikz = { dc = shape[2] + 3, labels = "right" }
   return { kind = "copy",
     title = { opts.title or ("TiledCopy of %s, TiledLayout_TV %s")
@@ -164,7 +157,7 @@ function M.copy(x, opts)
       "S " .. tostring(S), "D " .. tostring(D) },
     tikz_comments = { "Layout S TV: " .. tostring(S),
                       "Layout D TV: " .. tostring(D) },
-    panels = { M.tv_panel("S", S, shape, 0, 0), pD } }
+    panels = { M.tv_panel("S", S, shape, 0, 0, nil, false, op), pD } }
 end
 
 --- The extent of a model in cell units, labels included:
