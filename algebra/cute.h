@@ -220,6 +220,26 @@ cute_status cute_layout_cosize(const cute_layout *L, int64_t *out,
 int cute_layout_rank(const cute_layout *L);
 int cute_layout_depth(const cute_layout *L);
 
+/* The image of L as a set (the one owner of these facts: buffers are
+ * sized and writes checked with them).  Integral codomain only, else
+ * CUTE_ECODOMAIN.
+ * offset_range: every offset L reaches on its domain lies in [lo, hi],
+ * both reached: lo = sum of (s-1)d over negative strides, hi over
+ * positive ones; checked (CUTE_EOVERFLOW).
+ *   (4,8):(1,4) -> [0, 31]   (4,8):(-1,-4) -> [-31, 0]   1:0 -> [0, 0]
+ * @post lo <= L(i) <= hi for every i in [0, size(L)). */
+cute_status cute_layout_offset_range(const cute_layout *L, int64_t *lo,
+                                     int64_t *hi, cute_error *err);
+/* injective: *yes = whether L(i) != L(j) for all i != j in [0, size(L)).
+ * Exact: a stride-0 mode of size > 1 repeats; strides that nest (sorted
+ * by |d|, each >= the last one's s|d|) never do; any other layout is
+ * walked over a bitmap of its offset span, which must then be below
+ * CUTE_MAX_INJECTIVE_SPAN (else CUTE_ELIMIT: undecided, never a guess).
+ *   (2,2):(2,3) -> 1 (offsets 0 2 3 5)   (2,2):(1,1) -> 0   (4,2):(1,0) -> 0 */
+#define CUTE_MAX_INJECTIVE_SPAN (1 << 16)
+cute_status cute_layout_injective(const cute_layout *L, int *yes,
+                                  cute_error *err);
+
 /* Mode manipulation (CuTe names; modes 0-based, ranges half-open [b,e)).
  * An integer layout is rank 1: its mode 0 is itself.  Results other than
  * mode() and replace() on an integer layout are tuples:
@@ -253,9 +273,13 @@ cute_status cute_layout_concat(cute_layout *out, const cute_layout *const *ls,
 /* Slicing (paper 2.5.1, Figure 5): `crd` is weakly congruent to the shape
  * with CUTE_UNDERSCORE leaves marking the kept modes.  `offset` receives
  * L(c') (an integer tuple, or a coordinate for coordinate layouts) and `out`
- * the sublayout of the kept modes.  At every level, a group with a single
- * surviving child is replaced by that child, so A(2,_) of a rank-2 A is mode
- * 1 itself, exactly as Figure 5 prints.
+ * the sublayout of the kept modes: one top-level mode per `_` leaf of crd,
+ * in order, each that leaf's whole sub-tree of L (CuTe's slice and the
+ * paper's reference; Figure 5 typesets the same functions without the
+ * outer tuple).  A bare `_` keeps L itself; no `_` gives ().
+ *   A = ((3,2),((2,3),2)):((4,1),((2,15),100))
+ *   A(2,_)             = (((2,3),2)):(((2,15),100))   rank 1, offset 8
+ *   A((1,_),((_,0),_)) = (2,2,2):(1,2,100)            offset 4
  * @post L(c) = offset + out(c_kept) for every c that agrees with crd
  *       outside the `_` modes, c_kept its coordinate in those modes. */
 cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
@@ -410,9 +434,10 @@ cute_status cute_composed_compose(cute_composed *out, const cute_composed *C,
 /* Printers write CuTe's text (no spaces, no `_` of static integers) into
  * buf (always NUL-terminated when cap > 0) and return the full length, like
  * snprintf.  Parsers accept everything the printers print, whitespace
- * anywhere, and seed 002's basis descriptors: "(1@0, 8@1)", "(1/2@0, 4@1)"
- * (a fraction must reduce to an integer), "(1@0@1)".  A syntax error gives
- * CUTE_ESYNTAX with err->column (1-based) and the expected token. */
+ * anywhere, and basis descriptors (docs/grammar.md): "(1@0, 8@1)",
+ * "(1/2@0, 4@1)" (a fraction must reduce to an integer), "(1@0@1)".  A
+ * syntax error gives CUTE_ESYNTAX with err->column (1-based) and the
+ * expected token. */
 size_t cute_tuple_print(const cute_tuple *t, char *buf, size_t cap);
 size_t cute_layout_print(const cute_layout *L, char *buf, size_t cap);
 size_t cute_swizzle_print(cute_swizzle sw, char *buf, size_t cap);

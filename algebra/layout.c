@@ -323,38 +323,30 @@ cute_status cute_layout_cosize(const cute_layout *L, int64_t *out,
 
 /* ---------------------------------------------------------------- slice -- */
 
-/* Appends to `out` what survives of the element `sl` of L under the
- * coordinate element at crd token *pc (paper Figure 5): all of it for `_`,
- * nothing for an integer, and for a group its surviving children, a
- * single one replacing the group.  Returns whether anything survived.
- * The coordinate is known weakly congruent, so the walks stay in step. */
-static int slice_elem(cute_layout *out, const cute_tuple *crd, int *pc,
-                      int *lc, const cute_layout *L, const cute_span *sl)
+/* Appends to `out` the element `sl` of L whole for each `_` leaf of the
+ * coordinate element at crd token *pc, in order, and nothing for its
+ * integer leaves: a group of the coordinate adds no structure of its own,
+ * so A((1,_),((_,0),_)) of ((3,2),((2,3),2)) keeps (2,2,2), as CuTe's and
+ * the paper's reference slice do.  The coordinate is known weakly
+ * congruent, so the walks stay in step; survivors never outgrow L, so the
+ * pieces always fit. */
+static void slice_elem(cute_layout *out, const cute_tuple *crd, int *pc,
+                       int *lc, const cute_layout *L, const cute_span *sl)
 {
-  int i, kept = 0;
+  int i;
+  cute_span child;
   if (crd->tok[*pc] == 'x') {
-    /* Survivors never outgrow L, so the piece always fits. */
     if (crd->v[(*lc)++] == CUTE_UNDERSCORE)
-      kept = cute_scratch_span(out, L, sl, NULL) == CUTE_OK;
+      (void)cute_scratch_span(out, L, sl, NULL);
     ++*pc;
-  } else {
-    int start = out->shape.ntok;
-    cute_span child;
-    ++*pc;
-    for (i = 0; crd->tok[*pc] != ')'; i++) {
-      cute_tuple_child(&L->shape, sl, i, &child);
-      kept += slice_elem(out, crd, pc, lc, L, &child);
-    }
-    ++*pc;
-    if (kept > 1) {
-      char *t = out->shape.tok;
-      memmove(t + start + 1, t + start, out->shape.ntok - start);
-      t[start] = '(';
-      t[out->shape.ntok + 1] = ')';
-      out->shape.ntok = (uint8_t)(out->shape.ntok + 2);
-    }
+    return;
   }
-  return kept > 0;
+  ++*pc;
+  for (i = 0; crd->tok[*pc] != ')'; i++) {
+    cute_tuple_child(&L->shape, sl, i, &child);
+    slice_elem(out, crd, pc, lc, L, &child);
+  }
+  ++*pc;
 }
 
 cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
@@ -379,10 +371,19 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
   whole.tok0 = whole.leaf0 = 0;
   whole.tok1 = L->shape.ntok;
   whole.leaf1 = L->shape.nleaf;
-  if (!slice_elem(&r, crd, &pc, &lc, L, &whole)) {
-    r.shape.tok[0] = '(';
-    r.shape.tok[1] = ')';
-    r.shape.ntok = 2;
+  /* A bare `_` is L itself; otherwise one mode per `_` leaf, in a tuple
+   * (rank 1 stays wrapped: (8), and no `_` gives ()). */
+  if (crd->ntok == 1) {
+    slice_elem(&r, crd, &pc, &lc, L, &whole);
+  } else {
+    r.shape.tok[r.shape.ntok++] = '(';
+    slice_elem(&r, crd, &pc, &lc, L, &whole);
+    if (r.shape.ntok + 1 > CUTE_MAX_TOKENS) return cute_scratch_full(err);
+    r.shape.tok[r.shape.ntok++] = ')';
+  }
+  if (r.shape.ntok == 0) {  /* a bare integer coordinate: () */
+    r.shape.tok[r.shape.ntok++] = '(';
+    r.shape.tok[r.shape.ntok++] = ')';
   }
   cute_scratch_end(out, &r);
   return CUTE_OK;

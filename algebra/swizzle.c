@@ -10,7 +10,7 @@
  * the shift going left for S < 0 (cute/swizzle.hpp).  |S| >= B keeps the
  * fields apart, so the source field is never written and sw o sw = id.
  *   Sw<3,4,3>: bits 7..9 into bits 4..6;  sw(128) = 128 ^ 16 = 144.
- * Seed 002 writes the formula the other way round; this is CuTe's.
+ * Write-ups that xor the other way round describe another function.
  */
 #include "internal.h"
 

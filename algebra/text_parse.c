@@ -9,10 +9,11 @@
  *     swizzle  ::= 'Sw' '<' int ',' int ',' int '>'
  *     composed ::= swizzle 'o' int 'o' layout
  *     tiler    ::= '<' [ layout { ',' layout } ] '>'
- * `count@i@j` is seed 002's basis descriptor: indices are innermost first,
- * as the printer writes them, so "1@1@0" is E<0,1> (path (0,1)) and
- * "1@0@1" is path (1,0).  A fraction a/b is accepted only when b divides
- * a ("4/2@0" is 2@0): a non-integral stride must never reach the algebra.
+ * `count@i@j` is a basis descriptor (docs/grammar.md): indices are
+ * innermost first, as the printer writes them, so "1@1@0" is E<0,1>
+ * (path (0,1)) and "1@0@1" is path (1,0).  A fraction a/b is accepted
+ * only when b divides a ("4/2@0" is 2@0): a non-integral stride must
+ * never reach the algebra.
  *
  * Tuples are parsed without recursion: the builder of tuple.c keeps the
  * nesting and checks the limits, and the parser only counts open groups,

@@ -625,6 +625,21 @@ static void classes(lua_State *L)
   cutelua_newclass(L, STREAM, stream_meta, stream_methods);
 }
 
+/* device_headers() -> {["cute/device.h"] = text, ...}: the device library
+ * every kernel can #include (cute_cuda_device_header). */
+static int l_device_headers(lua_State *L)
+{
+  const char *name, *text;
+  size_t size;
+  int i;
+  lua_newtable(L);
+  for (i = 0; (name = cute_cuda_device_header(i, &text, &size)) != NULL; i++) {
+    lua_pushlstring(L, text, size);
+    lua_setfield(L, -2, name);
+  }
+  return 1;
+}
+
 int luaopen_cute_cuda_core(lua_State *L)
 {
   static const luaL_Reg fns[] = {
@@ -634,7 +649,8 @@ int luaopen_cute_cuda_core(lua_State *L)
     {"stats_reset", l_stats_reset}, {"forget_memory", l_forget_memory},
     {"emit", l_emit}, {"compile", l_compile}, {"event", l_event},
     {"stream", l_stream}, {"synchronize", l_synchronize},
-    {"copy_plan", l_copy_plan}, {NULL, NULL}};
+    {"copy_plan", l_copy_plan}, {"device_headers", l_device_headers},
+    {NULL, NULL}};
   luaL_checkversion(L);
   classes(L);
   luaL_newlib(L, fns);

@@ -172,6 +172,30 @@ static int l_max_common_vector(lua_State *L)
   return 1;
 }
 
+/* offset_range(A) -> lo, hi: every offset A reaches lies in [lo, hi]. */
+static int l_offset_range(lua_State *L)
+{
+  cute_layout *A = cutelua_checklayout(L, 1);
+  cute_error err;
+  int64_t lo, hi;
+  if (cute_layout_offset_range(A, &lo, &hi, &err))
+    return cutelua_error(L, &err);
+  lua_pushinteger(L, (lua_Integer)lo);
+  lua_pushinteger(L, (lua_Integer)hi);
+  return 2;
+}
+
+/* injective(A) -> whether A's offsets are distinct (exact, or an error). */
+static int l_injective(lua_State *L)
+{
+  cute_layout *A = cutelua_checklayout(L, 1);
+  cute_error err;
+  int yes;
+  if (cute_layout_injective(A, &yes, &err)) return cutelua_error(L, &err);
+  lua_pushboolean(L, yes);
+  return 1;
+}
+
 typedef cute_status (*cast_fn)(cute_layout *, const cute_layout *, int64_t,
                                cute_error *);
 
@@ -293,6 +317,8 @@ void cutelua_open_algebra(lua_State *L)
       {"left_inverse", l_left_inverse},
       {"max_common_vector", l_max_common_vector},
       {"max_common_layout", l_max_common_layout},
+      {"offset_range", l_offset_range},
+      {"injective", l_injective},
       {"upcast", l_upcast},
       {"downcast", l_downcast},
       {"recast", l_recast},

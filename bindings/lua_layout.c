@@ -201,15 +201,25 @@ static int layout_stride(lua_State *L)
 }
 
 /* A:mode(i), 0-based as in the paper. */
+/* L:mode(i [, j, ...]): mode i, then its mode j, ... (CuTe's layout<I,J>
+ * and get<I,J>), each index 0-based. */
 static int layout_mode(lua_State *L)
 {
   cute_layout *A = cutelua_checklayout(L, 1);
-  lua_Integer i = cutelua_checkint(L, 2);
+  int k, top = lua_gettop(L);
   cute_error err;
   cute_layout *u;
-  luaL_argcheck(L, i >= 0 && i <= INT_MAX, 2, "mode index must be >= 0");
+  luaL_checkany(L, 2);
+  for (k = 2; k <= top; k++) {
+    lua_Integer i = cutelua_checkint(L, k);
+    luaL_argcheck(L, i >= 0 && i <= INT_MAX, k, "mode index must be >= 0");
+  }
   u = cutelua_pushlayout(L, NULL);
-  if (cute_layout_mode(u, A, (int)i, &err)) return cutelua_error(L, &err);
+  for (k = 2; k <= top; k++) {
+    if (cute_layout_mode(u, k == 2 ? A : u,
+                         (int)lua_tointeger(L, k), &err))
+      return cutelua_error(L, &err);
+  }
   return 1;
 }
 

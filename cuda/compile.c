@@ -123,6 +123,7 @@ static int make_key(const cute_cuda_program *p, const char *version,
   for (i = 0; i < nopts; i++) hash_str(&h, "option", opts[i]);
   for (i = 0; i < p->nnames; i++) hash_str(&h, "name", p->names[i]);
   hash_str(&h, "source", p->source);
+  cucu_device_hash(&h);
   keyable = cucu_hash_includes(&h, p->source, p->options, p->noptions);
   cucu_sha256_hex(&h, key);
   return keyable;
@@ -195,8 +196,15 @@ static cute_cuda_status run_nvrtc(const cute_cuda_program *p,
   size_t loglen = 0;
   double t0 = cute_cuda_now_ms();
   cute_cuda_status s = CUTE_CUDA_OK;
-  int i, r = cucu_rtc.CreateProgram(&prog, p->source, "cutelua.cu", 0, NULL,
-                                    NULL);
+  const char *texts[CUCU_MAX_DEVICE_HEADERS], *names[CUCU_MAX_DEVICE_HEADERS];
+  int n = 0, i, r;
+  /* The device library as named headers: NVRTC parses only those the
+   * source includes. */
+  for (; n < cucu_device_header_count && n < CUCU_MAX_DEVICE_HEADERS; n++) {
+    texts[n] = cucu_device_headers[n].text;
+    names[n] = cucu_device_headers[n].name;
+  }
+  r = cucu_rtc.CreateProgram(&prog, p->source, "cutelua.cu", n, texts, names);
   if (r) return rtc_fail(err, "nvrtcCreateProgram", r);
   for (i = 0; i < p->nnames && !r; i++)
     r = cucu_rtc.AddNameExpression(prog, p->names[i]);

@@ -176,6 +176,12 @@ cute_cuda_status cute_cuda_emit_tensor(cute_cuda_text *out, const char *name,
 void cute_cuda_emit_swizzle_expr(cute_cuda_text *out, cute_swizzle sw,
                                  const char *x);
 
+/* --------------------------------------------------------- device library -- */
+/* The headers of cuda/device/ embedded in the library: header i's name
+ * ("cute/device.h", its path under cuda/device/), its text and size; NULL
+ * past the last.  Every NVRTC program gets them all as named headers. */
+const char *cute_cuda_device_header(int i, const char **text, size_t *size);
+
 /* ------------------------------------------------------ compile and cache -- */
 typedef struct cute_cuda_program {
   const char *source;

@@ -1,6 +1,7 @@
 /*
  * dtype.c -- element types of device buffers and their host-side values:
- * names, sizes, CUDA C spellings, f16/bf16 rounding, seeded random values.
+ * names, sizes, CUDA C spellings, f16/bf16 values (rounded by the device
+ * library's cute/convert.h), seeded random values.
  */
 #include "internal.h"
 
@@ -36,64 +37,16 @@ int cute_cuda_dtype_parse(const char *name, cute_cuda_dtype *out)
 }
 
 /* ------------------------------------------------------------- f16, bf16 -- */
-static uint32_t f32_bits(float f)
-{
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  return x;
-}
-
-/* IEEE binary16, round to nearest even; the carry of a rounding may bump
- * the exponent, up to infinity, which is what rounding should do. */
-static uint16_t f32_to_f16(float f)
-{
-  uint32_t x = f32_bits(f), sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
-  uint32_t h, rem;
-  if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);      /* NaN */
-  if (a >= 0x47800000u) return (uint16_t)(sign | 0x7c00u);     /* inf */
-  if (a < 0x38800000u) {                  /* below 2^-14: subnormal half */
-    float v;
-    memcpy(&v, &a, 4);
-    return (uint16_t)(sign | (uint32_t)lrintf(v * 16777216.0f)); /* 2^24 */
-  }
-  h = ((a >> 23) - 112u) << 10 | (a & 0x7fffffu) >> 13;
-  rem = a & 0x1fffu;
-  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) h++;
-  return (uint16_t)(sign | h);
-}
-
-static double f16_to_double(uint16_t h)
-{
-  int e = (h >> 10) & 0x1f;
-  double m = h & 0x3ff, v;
-  if (e == 0) v = ldexp(m, -24);
-  else if (e == 31) v = m != 0 ? NAN : INFINITY;
-  else v = ldexp(1024.0 + m, e - 25);
-  return (h & 0x8000) ? -v : v;
-}
-
-static uint16_t f32_to_bf16(float f)
-{
-  uint32_t x = f32_bits(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);
-  return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-
-static double bf16_to_double(uint16_t b)
-{
-  uint32_t x = (uint32_t)b << 16;
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
+/* The rounding kernels use too: one definition for host and device. */
+#include "device/cute/convert.h"
 
 /* ------------------------------------------------------------ get / set -- */
 #define AT(type) (((const type *)base)[i])
 double cute_cuda_host_get(const void *base, cute_cuda_dtype t, size_t i)
 {
   switch (t) {
-  case CUTE_F16: return f16_to_double(AT(uint16_t));
-  case CUTE_BF16: return bf16_to_double(AT(uint16_t));
+  case CUTE_F16: return cute_f16_to_f32(AT(uint16_t));
+  case CUTE_BF16: return cute_bf16_to_f32(AT(uint16_t));
   case CUTE_F32: return AT(float);
   case CUTE_F64: return AT(double);
   case CUTE_I8: return AT(int8_t);
@@ -115,8 +68,8 @@ void cute_cuda_host_set(void *base, cute_cuda_dtype t, size_t i, double v)
 {
   int64_t k = (isfinite(v) && fabs(v) < 9.2e18) ? (int64_t)v : 0;
   switch (t) {
-  case CUTE_F16: PUT(uint16_t, f32_to_f16((float)v)); break;
-  case CUTE_BF16: PUT(uint16_t, f32_to_bf16((float)v)); break;
+  case CUTE_F16: PUT(uint16_t, cute_f32_to_f16((float)v)); break;
+  case CUTE_BF16: PUT(uint16_t, cute_f32_to_bf16((float)v)); break;
   case CUTE_F32: PUT(float, v); break;
   case CUTE_F64: PUT(double, v); break;
   case CUTE_I8: PUT(int8_t, (uint8_t)k); break;

@@ -161,4 +161,19 @@ void cucu_cache_memo_put(const char *identity, const char *version);
 
 extern cute_cuda_stats cucu_stats;
 
+/* -------------------------------------------------------- device library -- */
+/* The headers of cuda/device/, embedded by cuda/embed_device.cmake: name
+ * (their path under cuda/device/, "cute/device.h"), NUL-terminated text. */
+typedef struct cucu_header {
+  const char *name;
+  const char *text;
+  size_t size;
+} cucu_header;
+extern const cucu_header cucu_device_headers[];
+extern const int cucu_device_header_count;
+#define CUCU_MAX_DEVICE_HEADERS 128
+/* Adds the digest of every embedded header to h (computed once): a key
+ * covers the device library whether or not the source includes it. */
+void cucu_device_hash(cucu_sha256 *h);
+
 #endif /* CUTE_CUDA_INTERNAL_H */

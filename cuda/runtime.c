@@ -72,6 +72,17 @@ typedef struct loaded {
 
 static loaded *modules;
 
+/* The list dies with the library: lua_close unloads cute/cuda/core.so,
+ * and nodes held only by its statics would then be leaked (LSan). */
+__attribute__((destructor)) static void forget_modules(void)
+{
+  while (modules) {
+    loaded *next = modules->next;
+    free(modules);
+    modules = next;
+  }
+}
+
 static cute_cuda_status module_of(CUmodule *m, const cute_cuda_binary *bin,
                                   cute_cuda_error *err)
 {

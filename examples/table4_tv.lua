@@ -45,7 +45,7 @@ print(("%-15s %-30s %s"):format("Swizzled", tostring(S),
 local data = cute.layout "(8,8):(8,1)"
 local V, off = tv.tv_partition(data, C, 5)
 print(("\nthread 5 of the row-major tile: {%d} o %s"):format(off, tostring(V)))
-assert(off == 10 and tostring(V) == "2:1")
+assert(off == 10 and tostring(V) == "(2):(1)")   -- rank 1, as in CuTe
 
 if out then
   picture.show(C, out .. "/fig6.svg", { tile = { 8, 8 }, data = data })

@@ -84,17 +84,19 @@ show("its value at (1,(2,1))", T1(1, {2, 1}), "(2,7)")
 ------------------------------------------------------------------------------
 section("4. Slicing (2.5.1, Figure 5)", [[
 A call with cute._ keeps those modes: it returns the sublayout and the
-offset where it starts, A(c' + c*) = {A(c')} o A(c*).]])
+offset where it starts, A(c' + c*) = {A(c')} o A(c*).  As in CuTe, the
+sublayout has one top-level mode per `_` (docs/slicing.md); Figure 5
+typesets the same functions without that outer tuple.]])
 local F5 = L "((3,2),((2,3),2)):((4,1),((2,15),100))"
 show("A", F5)
 local sub, off = F5(2, _)
-show("A(2,_)                         sublayout", sub, "((2,3),2):((2,15),100)")
+show("A(2,_)                         sublayout", sub, "(((2,3),2)):(((2,15),100))")
 show("                               offset", off, 8)
 sub, off = F5(_, 5)
-show("A(_,5)", sub, "(3,2):(4,1)")
+show("A(_,5)", sub, "((3,2)):((4,1))")
 show("                               offset", off, 32)
 sub, off = F5({1, _}, {{_, 0}, _})
-show("A((1,_),((_,0),_))", sub, "(2,(2,2)):(1,(2,100))")
+show("A((1,_),((_,0),_))", sub, "(2,2,2):(1,2,100)")
 show("                               offset", off, 4)
 
 ------------------------------------------------------------------------------
@@ -185,8 +187,8 @@ show("tiled_divide", cute.tiled_divide(D, T), "((4,8),2,2):((20,2),80,1)")
 show("flat_divide", cute.flat_divide(D, T), "(4,8,2,2):(20,2,80,1)")
 
 print("\n  Partitioning is compose-and-slice (3.3.4, end of 3.5.2):")
-local blk, boff = cute.zipped_divide(D, {4, 8})(_, {1, 1})
-show("zipped_divide(A, {4,8})(_, {1,1})", blk)
+local blk, boff = cute.zipped_divide(D, {4, 8})({_, _}, {1, 1})
+show("zipped_divide(A, {4,8})((_,_), {1,1})", blk)
 show("                               offset", boff)
 local t, toff = cute.local_tile(D, {4, 8}, {1, 1})
 show("local_tile(A, {4,8}, {1,1})", t)

@@ -4,9 +4,9 @@
  * The whole input is one text, fed to every parser (tuple, layout,
  * swizzle, composed layout, tiler).  On success: print, parse the printed
  * text again, and require the same value and the same text (round trip,
- * design.md "Text forms"); every printer keeps snprintf's contract at any
- * capacity; a parsed layout's size and values must match the reference
- * evaluator.  On failure: fz_parsed's contract (a status, a
+ * docs/architecture.md, "Text forms"); every printer keeps snprintf's
+ * contract at any capacity; a parsed layout's size and values must match
+ * the reference evaluator.  On failure: fz_parsed's contract (a status, a
  * message, a column inside the text).
  */
 #include "fuzz_common.h"

@@ -154,15 +154,10 @@ static void warnf(void *ud, const char *msg, int tocont) {
 
 /* --------------------------------------------------------- arguments -- */
 enum { HAS_ERROR = 1, HAS_I = 2, HAS_V = 4, HAS_E = 8, HAS_BIG_E = 16,
-       HAS_SHOW = 32 };
+       HAS_SHOW = 32, HAS_HELP = 64 };
 
-static void usage(const char *badopt) {
-  if (badopt[1] == 'e' || badopt[1] == 'l' || strcmp(badopt, "-o") == 0 ||
-      strcmp(badopt, "--show") == 0)
-    fprintf(stderr, "%s: '%s' needs argument\n", PROG_NAME, badopt);
-  else
-    fprintf(stderr, "%s: unrecognized option '%s'\n", PROG_NAME, badopt);
-  fprintf(stderr,
+static void print_usage(FILE *f) {
+  fprintf(f,
           "usage: %s [options] [script [args]]\n"
           "Available options are:\n"
           "  -e stat   execute string 'stat'\n"
@@ -172,15 +167,27 @@ static void usage(const char *badopt) {
           "  -v        show version information\n"
           "  -E        ignore environment variables\n"
           "  -W        turn warnings on\n"
+          "  -h, --help  show this help\n"
           "  --show L [-o out.svg|.html|.tex|.txt]\n"
           "            draw layout text or a catalog atom name L (a table on\n"
           "            the terminal without -o)\n"
           "  --        stop handling options\n"
           "  -         stop handling options and execute stdin\n"
-          "The global 'cute' is the layout module; LUA_INIT_5_4 or LUA_INIT\n"
-          "run first, and the REPL keeps its history in $CUTELUA_HISTORY\n"
-          "(default ~/.cutelua_history).\n",
+          "The global 'cute' is the layout module; help(cute.composition),\n"
+          "help \"logical_divide\" or help(value) print the API reference's\n"
+          "entry.  LUA_INIT_5_4 or LUA_INIT run first, and the REPL keeps its\n"
+          "history in $CUTELUA_HISTORY (default ~/.cutelua_history).\n",
           PROG_NAME);
+  fflush(f);
+}
+
+static void usage(const char *badopt) {
+  if (badopt[1] == 'e' || badopt[1] == 'l' || strcmp(badopt, "-o") == 0 ||
+      strcmp(badopt, "--show") == 0)
+    fprintf(stderr, "%s: '%s' needs argument\n", PROG_NAME, badopt);
+  else
+    fprintf(stderr, "%s: unrecognized option '%s'\n", PROG_NAME, badopt);
+  print_usage(stderr);
 }
 
 /* Scans the options; *first gets the index of the script (argc if none).
@@ -205,6 +212,8 @@ static int scan_args(char **argv, int *first) {
         flags |= HAS_SHOW;
         break;
       }
+      if (strcmp(a, "--help") == 0)
+        return flags | HAS_HELP;
       if (a[2] != '\0')
         return HAS_ERROR;
       *first = argv[i + 1] != NULL ? i + 1 : 0;
@@ -217,6 +226,10 @@ static int scan_args(char **argv, int *first) {
       flags |= a[1] == 'E' ? HAS_BIG_E : a[1] == 'i' ? HAS_I | HAS_V
              : a[1] == 'v' ? HAS_V : 0;
       break;
+    case 'h':
+      if (a[2] != '\0')
+        return HAS_ERROR;
+      return flags | HAS_HELP;
     case 'e': case 'l':
       if (a[1] == 'e')
         flags |= HAS_E;
@@ -356,12 +369,19 @@ static void ignore_env_paths(lua_State *L) {
   lua_pop(L, 1);
 }
 
-/* The global `cute`, so that one-liners and the REPL need no require. */
+/* The globals `cute` and `help` (cute.help: the API reference, which it
+ * loads only when called), so that one-liners and the REPL need no
+ * require. */
 static void load_cute(lua_State *L) {
-  lua_getglobal(L, "require");
-  lua_pushliteral(L, "cute");
-  if (prog_report(L, prog_docall(L, 1, 1)) == LUA_OK)
-    lua_setglobal(L, "cute");
+  static const char *const globals[][2] = {{"cute", "cute"},
+                                           {"help", "cute.help"}};
+  size_t i;
+  for (i = 0; i < sizeof globals / sizeof globals[0]; i++) {
+    lua_getglobal(L, "require");
+    lua_pushstring(L, globals[i][1]);
+    if (prog_report(L, prog_docall(L, 1, 1)) == LUA_OK)
+      lua_setglobal(L, globals[i][0]);
+  }
 }
 
 /* Everything runs in protected mode, so no Lua error escapes to a panic. */
@@ -374,6 +394,11 @@ static int pmain(lua_State *L) {
   if (flags & HAS_ERROR) {
     usage(argv[script]);
     return 0;
+  }
+  if (flags & HAS_HELP) {
+    print_usage(stdout);
+    lua_pushboolean(L, 1);
+    return 1;
   }
   if (flags & HAS_V)
     print_version();

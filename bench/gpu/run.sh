@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # bench/gpu/run.sh -- everything GPU in one call: every #gpu check
 # (spec/lua/cuda_*_spec.lua, gemm_spec.lua, gemm_tiled_spec.lua through
-# bench/gpu/minibusted.lua, as the machine has no busted), then
-# bench/gpu/bench.lua's copy table and bench/gpu/gemm.lua's GEMM table
-# (GEMM_SIZES, default "4096 8192"); both tables are printed again at the
-# end.
+# bench/gpu/minibusted.lua, as the machine has no busted), every example
+# that uses cute.cuda (examples/*.lua naming it, run as scripts with their
+# default sizes), then bench/gpu/bench.lua's copy table and
+# bench/gpu/gemm.lua's GEMM table (GEMM_SIZES, default "4096 8192"); both
+# tables are printed again at the end.  Exits non-zero when any spec,
+# example or benchmark failed, naming them.
 #
 #   bench/gpu/run.sh [build-dir]      (default: $BUILD_DIR or build)
 #
@@ -12,9 +14,10 @@
 # driver and NVRTC (CUDA_HOME or /usr/local/cuda), not Lua: the runner is
 # build/vm/cutelua when it preloads cute.cuda.core, else the build's
 # bench/gpu/cutelua-gpu (cuda/CMakeLists.txt), both with Lua linked in.
-# Logs go to $OUT (if set) as specs.log, bench.log and gemm.log.
+# Logs go to $OUT (if set) as specs.log, examples.log, bench.log and
+# gemm.log.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 build=${1:-${BUILD_DIR:-build}}
 out=${OUT:-$(mktemp -d)}
 
@@ -38,14 +41,28 @@ echo "== #gpu checks with $runner =="
   spec/lua/cuda_gpu_spec.lua spec/lua/gemm_spec.lua \
   spec/lua/gemm_tiled_spec.lua 2>&1 | tee "$out/specs.log"
 specs=${PIPESTATUS[0]}
+failed=()
+[ "$specs" -eq 0 ] || failed+=("specs")
+echo "== GPU examples =="
+: >"$out/examples.log"
+for ex in examples/*.lua; do
+  grep -qE 'cute[.]cuda' "$ex" || continue
+  echo "-- $ex" | tee -a "$out/examples.log"
+  "$runner" "$ex" 2>&1 | tee -a "$out/examples.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("$ex")
+done
 echo "== copy bench =="
 "$runner" bench/gpu/bench.lua 2>&1 | tee "$out/bench.log"
-bench=${PIPESTATUS[0]}
+[ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("bench/gpu/bench.lua")
 echo "== GEMM bench =="
 # shellcheck disable=SC2086  # GEMM_SIZES is a list of sizes
 "$runner" bench/gpu/gemm.lua ${GEMM_SIZES:-4096 8192} 2>&1 | tee "$out/gemm.log"
-gemm=${PIPESTATUS[0]}
+[ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("bench/gpu/gemm.lua")
 echo "== summary =="
 cat "$out/bench.log" "$out/gemm.log"
 echo "specs: $(tail -n 1 "$out/specs.log" | grep -o '^[0-9].*pending' || echo FAILED)"
-[ "$specs" -eq 0 ] && [ "$bench" -eq 0 ] && [ "$gemm" -eq 0 ]
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "run.sh: FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "run.sh: all green"

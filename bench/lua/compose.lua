@@ -1,4 +1,4 @@
---- bench/lua/compose.lua -- the speed of the Lua API (issue 3, "Speed"):
+--- bench/lua/compose.lua -- the speed of the Lua API:
 -- composition of two existing layouts and parsing a layout from text,
 -- each <= 1 us per call.  Prints ns/op; not a test.
 --

@@ -61,12 +61,14 @@ shot("fig6.svg", "fig6.png", cute.layout "((4,8),2):((16,1),8)",
     return c
   end)
 
--- 2. Seed 003's 256 threads over the 128 x 128 C tile: thread 0's four
--- blocks share its colour; its neighbours differ.
+-- 2. The 256 threads of examples/tiled_mma_partition.lua over the
+-- 128 x 128 C tile: thread 0's four blocks share its colour; its
+-- neighbours differ.
 local perm = cute.layout "(16,4):(4,1)"
 local fma = atom.make_tiled_mma("UniversalFMA", cute.layout_right { 16, 16, 1 },
   { perm, perm })
-shot("seed003.svg", "seed003.png", fma:get_layoutC_TV { 128, 128 },
+shot("tiled_mma_partition.svg", "tiled_mma_partition.png",
+  fma:get_layoutC_TV { 128, 128 },
   { tile = { 128, 128 }, data = cute.layout_right { 128, 128 }, cell = 6 }, nil,
   function(g, m)
     local p, c = m.panels[1], {}

@@ -61,7 +61,7 @@ static void paper_text(void)
   /* 3.5.2 says 3:1; on its extended domain 3:1 hits A(1) = 3, so the
    * size-1 rest mode stays (the divide may drop it from its result). */
   row("8:3", 24, "(3,1):(1,24)");
-  row("4:2", 24, "(2,3):(1,8)");            /* seed 004 */
+  row("4:2", 24, "(2,3):(1,8)");            /* CuTe docs */
   row("4:1", 24, "6:4");
   row("(2,2):(1,6)", 24, "(3,2):(2,12)");
   row("4:1", 6, "2:4");                     /* ceil(6/4) */

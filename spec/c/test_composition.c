@@ -90,7 +90,8 @@ static void test_base_case(void)
   /* 3.3.3: rank-1 A needs no divisibility, even outside A's domain. */
   comp("7:11", "3:4", "3:44");
   comp("7:11", "(3,5):(6,3)", "(3,5):(66,33)");
-  /* Extended domain: the last mode keeps its stride (design.md). */
+  /* Extended domain: the last mode keeps its stride
+   * (docs/architecture.md, "Semantic choices"). */
   comp("1:1", "2:1", "2:1");
   comp("(4,1):(1,4)", "8:1", "8:1");
   /* "Divide out" 12, then "keep" 6. */
@@ -212,7 +213,7 @@ static void test_tilers(void)
   /* 3.5.2: by-mode logical divide of (8,16):(20,1). */
   comp_tiler("(8,16):(20,1)", "<(4,2):(1,4),(8,2):(2,1)>",
              "((4,2),(8,2)):((20,80),(2,1))");
-  /* Modes past the tiler are dropped (design.md): a rank-1 tuple. */
+  /* Modes past the tiler are dropped, as CuTe C++ does: a rank-1 tuple. */
   comp_tiler("(4,5):(1,4)", "<2:2>", "(2):(2)");
   CHECK(cute_composition_tiler(&R, &A, &T, &e) == CUTE_ERANK &&
             strstr(e.msg, "composition((4,5):(1,4), <2:1,2:1,2:1>)"),

@@ -1,7 +1,8 @@
 /*
  * test_composition_conditions.c -- composition errs exactly when one of
- * its admissibility conditions fails (design.md: "R(c) = A(B(c)) for every
- * c of B, or an error exactly when a condition fails").
+ * its admissibility conditions fails (docs/architecture.md, "Semantic
+ * choices": R(c) = A(B(c)) for every c of B, or an error naming the
+ * condition).
  *
  * The conditions are evaluated here independently of composition.c, from
  * the paper (3.3.2-3.3.3) and, for distributivity, from the rule that

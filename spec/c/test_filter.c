@@ -3,8 +3,8 @@
  *
  * Choice recorded here: filter_zeros keeps the structure and only sets the
  * shape of stride-0 modes to 1, as CuTe C++ does:
- * filter_zeros((4,3):(1,0)) = (4,1):(1,0).  Seed 002 gives 4:1 for it,
- * which is filter, not filter_zeros.
+ * filter_zeros((4,3):(1,0)) = (4,1):(1,0).  4:1 would be filter, not
+ * filter_zeros (docs/architecture.md, "Semantic choices").
  */
 #include "testlib.h"
 

@@ -40,8 +40,8 @@ static void definition(void)
   int p;
   int64_t x;
   cute_swizzle sw = make(3, 4, 3);
-  /* Sw<3,4,3>: bits 7..9 into bits 4..6 (the paper's seed 002 writes the
-   * formula the other way round). */
+  /* Sw<3,4,3>: bits 7..9 into bits 4..6 (docs/architecture.md, "Semantic
+   * choices": the xor the other way round is another function). */
   CHECK(cute_swizzle_apply(sw, 128) == 144, "Sw<3,4,3>(128) = %lld",
         (long long)cute_swizzle_apply(sw, 128));
   CHECK(cute_swizzle_apply(sw, 16) == 16, "Sw<3,4,3>(16) moves");

@@ -3,13 +3,13 @@
  *
  * Printers: exact CuTe C++ text without `_` of static integers, snprintf
  * contract.  Parsers: everything the printers print, whitespace anywhere,
- * seed 002's basis descriptors, and a table of malformed inputs with the
+ * basis descriptors (docs/grammar.md), and a table of malformed inputs with the
  * exact status and column.  Round trip over 10000 seeded random layouts
  * with random scaled-basis strides.
  *
  * Choices recorded here:
  *   - basis indices are written innermost first (CuTe prints E<0,1> as
- *     1@1@0), so seed 002's "1@0@1" is the path (1,0);
+ *     1@1@0), so "1@0@1" is the path (1,0);
  *   - a fraction a/b must reduce to an integer; otherwise, and for b = 0,
  *     the parser fails with CUTE_EINVAL at the fraction's column;
  *   - -2^63 is refused (CUTE_EOVERFLOW): it represents the slice marker `_`;
@@ -169,8 +169,8 @@ static void check_parse_forms(void)
   check_tuple_text("5@1@2@3", "5@1@2@3");
 }
 
-/* Seed 002's descriptor examples and the basis path convention. */
-static void check_seed002(void)
+/* Basis descriptors (docs/grammar.md) and the basis path convention. */
+static void check_descriptors(void)
 {
   cute_tuple t;
   cute_error err;
@@ -187,7 +187,7 @@ static void check_seed002(void)
         "1@1@0 is E<0,1>, path (0,1)");
   CHECK(cute_tuple_parse(&t, "(1@0@1)", &err) == CUTE_OK, "%s", err.msg);
   CHECK(CUTE_BASIS_LEN(t.e[0]) == 2 && CUTE_BASIS_AT(t.e[0], 0) == 1 &&
-        CUTE_BASIS_AT(t.e[0], 1) == 0, "seed 002's 1@0@1 is path (1,0)");
+        CUTE_BASIS_AT(t.e[0], 1) == 0, "1@0@1 is path (1,0)");
   CHECK(cute_tuple_parse(&t, "2@1", &err) == CUTE_OK &&
         t.e[0] == CUTE_BASIS1(1) && t.v[0] == 2, "2@1 is 2*e1");
 }
@@ -502,7 +502,7 @@ int main(void)
   check_print_builder();
   check_print_forms();
   check_parse_forms();
-  check_seed002();
+  check_descriptors();
   check_swizzle_composed_tiler();
   check_malformed();
   check_messages();

@@ -1,8 +1,8 @@
--- The public Lua API of design.md: every name exists, with its kind.
+-- The public Lua API of docs/architecture.md: every name exists, with its kind.
 local cute = require "cute"
 
 describe("the cute module", function()
-  it("has every name of design.md's public Lua API", function()
+  it("has every name of the public Lua API", function()
     local functions = {
       "layout", "layout_right", "size", "cosize", "rank", "depth",
       "coalesce", "filter_zeros", "filter", "composition", "complement",
@@ -13,7 +13,7 @@ describe("the cute module", function()
       "max_common_vector", "max_common_layout", "crd2idx", "idx2crd",
       "tuple", "tuple_tostring", "make_identity_layout", "swizzle",
       "composed", "print_layout",
-      -- beyond design.md: CuTe names the stdlib is built from
+      -- beyond that page: CuTe names the stdlib is built from
       "E", "make_layout", "local_tile", "local_partition", "format_layout",
       "flatten", "group_modes", "take", "select", "append", "prepend",
       "replace", "upcast", "downcast", "recast", "congruent",

@@ -1,7 +1,7 @@
 -- MMA and copy atoms: the catalog against the PTX ISA's fragment formulas
 -- (helpers/ptx.lua, every thread and value), bijections onto the tiles,
--- CuTe's printed blocks, tiled MMAs and copies, and seed 003's 256-thread
--- partition.
+-- CuTe's printed blocks, tiled MMAs and copies, and the 256-thread
+-- partition of examples/tiled_mma_partition.lua.
 local cute = require "cute"
 local atom = require "cute.atom"
 local tv = require "cute.tv"
@@ -66,7 +66,7 @@ describe("the MMA atom catalog", function()
     if catalog[name].kind == "mma" then names[#names + 1] = name end
   end
 
-  it("holds the atoms of the issue", function()
+  it("holds the SM80 and SM90 atoms kernels need", function()
     for _, name in ipairs { "SM80_16x8x16_F32F16F16F32_TN",
         "SM80_16x8x16_F32BF16BF16F32_TN", "SM80_16x8x8_F32TF32TF32F32_TN",
         "SM80_8x8x4_F64F64F64F64_TN", "SM90_64x8x16_F32F16F16_SS",
@@ -204,7 +204,7 @@ describe("a tiled MMA", function()
     { perm, perm })
   local gC = cute.layout_right { 128, 128 }
 
-  it("partitions seed 003's 128x128 C tile for thread 0", function()
+  it("partitions the 256-thread example's C tile for thread 0", function()
     local P, off = fma:get_slice(0):partition_C(gC)
     assert.equal("(1,(4,2),(4,2)):(0,(128,8192),(1,64))", tostring(P))
     assert.equal(0, off)
@@ -218,7 +218,7 @@ describe("a tiled MMA", function()
     assert.same(want, offsets(P, off))
   end)
 
-  it("gives seed 003's 256 threads disjoint 64-element shares of the tile",
+  it("gives the example's 256 threads disjoint 64-element shares of the tile",
     function()
       local seen, n = {}, 0
       for t = 0, 255 do
@@ -233,7 +233,7 @@ describe("a tiled MMA", function()
       assert.equal(128 * 128, n)
     end)
 
-  it("draws seed 003's ownership over the whole 128x128 tile", function()
+  it("draws the example's ownership over the whole 128x128 tile", function()
     local X = fma:get_layoutC_TV { 128, 128 }
     assert.equal("((16,16),(1,((4,2),(4,2)))):((512,4),(0,((1,64),(128,8192))))",
       tostring(X))

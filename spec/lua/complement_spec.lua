@@ -27,7 +27,7 @@ describe("complement", function()
                  tostring(cute.complement(L "(4,8):(1@0,1@1)")))
   end)
 
-  it("with a cotarget covers [0, M) (design.md)", function()
+  it("with a cotarget covers [0, M)", function()
     assert.equal("(2,3):(1,8)", tostring(cute.complement(L "4:2", 24)))
     assert.equal(tostring(cute.complement(L "4:2", 24)),
                  tostring(cute.complement(L "4:2", {4, 6})))

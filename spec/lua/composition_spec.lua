@@ -54,7 +54,7 @@ describe("composition", function()
     assert.equal("3:9", compose("(4,2,8):(3,12,97)", "3:3"))
   end)
 
-  it("takes A on its extended domain (design.md)", function()
+  it("takes A on its extended domain", function()
     assert.equal("2:1", compose("1:1", "2:1"))
     assert.equal("8:3", compose("24:1", "8:3"))
   end)
@@ -101,7 +101,7 @@ describe("by-mode composition with tilers (3.3.5)", function()
     for i = 0, 31 do assert.equal(viaT(i), viaI(i)) end
   end)
 
-  it("drops the modes a shorter tiler does not name (design.md)", function()
+  it("drops the modes a shorter tiler does not name (as CuTe C++)", function()
     assert.equal("(2):(2)", tostring(cute.composition(L "(4,5):(1,4)", {L "2:2"})))
   end)
 

@@ -1,5 +1,5 @@
 -- Logical divide and its zipped / tiled / flat arrangements (paper 3.5.2,
--- seed 004 "Division Variants").
+-- docs/architecture.md, "Divides and products by mode").
 local cute = require "cute"
 local R = require "helpers.random"
 local L = cute.layout
@@ -32,7 +32,7 @@ describe("logical_divide, paper 3.5.2", function()
   it("the tile mode of zipped_divide is A o T, sliced per block", function()
     local Z = cute.zipped_divide(A, T)
     assert.equal(tostring(cute.composition(A, T)), tostring(Z:mode(0)))
-    local tile, off = Z(_, {1, 1})
+    local tile, off = Z({_, _}, {1, 1})   -- one `_` per tile mode
     assert.equal("(4,8):(20,2)", tostring(tile))
     assert.equal(81, off)
   end)

@@ -1,4 +1,4 @@
--- The error catalogue (issue 7, design.md "Errors"): for each class of bad
+-- The error catalogue (docs/architecture.md, "Errors"): for each class of bad
 -- input, the message raised names (a) the operation, (b) the operands --
 -- as CuTe text, or the Lua type of a value of the wrong type -- and (c) the
 -- reason, the violated condition.  docs/errors.md is the human page of the

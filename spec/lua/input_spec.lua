@@ -1,5 +1,6 @@
--- Input checks of the bindings (design.md "Errors": misuse raises an error
--- with a precise message, never a silently different result).
+-- Input checks of the bindings (docs/architecture.md, "Errors": misuse
+-- raises an error with a precise message, never a silently different
+-- result).
 local cute = require "cute"
 local L = cute.layout
 
@@ -35,7 +36,7 @@ describe("math.mininteger", function()
     local A = L "(4,8):(1,4)"
     assert.equal(math.mininteger + 1, cute.crd2idx({math.mininteger + 1}, {4}))
     local S = A(2, cute._)
-    assert.equal("8:4", tostring(S))
+    assert.equal("(8):(4)", tostring(S))   -- one `_`: rank 1, as in CuTe
     assert.equal("(_,2)", cute.tuple_tostring {cute._, 2})
   end)
 end)

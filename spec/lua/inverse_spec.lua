@@ -31,8 +31,8 @@ describe("right_inverse", function()
   end)
 
   it("Table 5's stride-0 row: the defining property, not the printed text", function()
-    -- Printed (2,2):(4,8) is not a right inverse; design.md settles on the
-    -- largest one that skips stride-0 modes.
+    -- Printed (2,2):(4,8) is not a right inverse; docs/architecture.md
+    -- settles on the largest one that skips stride-0 modes.
     local A = L "((2,2),(2,4)):((0,1),(0,2))"
     local Ri = cute.right_inverse(A)
     assert.equal("(2,4):(2,8)", tostring(Ri))

@@ -33,12 +33,12 @@ end)
 describe("local_tile", function()
   local A = L "(8,16):(16,1)"
 
-  it("is zipped_divide sliced at (_, coord)", function()
+  it("is zipped_divide sliced at ((_,_), coord)", function()
     local tile, off = cute.local_tile(A, {4, 8}, {1, 0})
     assert.equal("(4,8):(16,1)", tostring(tile))
     assert.equal(64, off)
     local Z = cute.zipped_divide(A, {4, 8})
-    local t2, o2 = Z(_, {1, 0})
+    local t2, o2 = Z({_, _}, {1, 0})
     assert.equal(tile, t2)
     assert.equal(off, o2)
   end)
@@ -54,7 +54,7 @@ describe("local_tile", function()
   it("pads a short coordinate with _ over the rest", function()
     local B = L "(8,16,2):(16,1,128)"
     local tile, off = cute.local_tile(B, {4, 8}, {1, 1})
-    assert.equal("((4,8),2):((16,1),128)", tostring(tile))
+    assert.equal("(4,8,2):(16,1,128)", tostring(tile))
     assert.equal(72, off)
   end)
 
@@ -96,6 +96,122 @@ describe("local_partition", function()
         image(part, off, seen)
       end
       for v = 0, 127 do R.ok(seen[v], "%s misses %d", thr, v) end
+    end
+  end)
+end)
+
+describe("local_tile / local_partition against CuTe's definitions", function()
+  local mA = L "(512,64):(1,512)"                    -- the GEMM tutorial's A
+
+  it("the GEMM tutorial: gA is (BLK_M,BLK_K,k), thread 37's share", function()
+    local gA, o = cute.local_tile(mA, {128, 128, 8}, {1, 0, _},
+                                  {1, cute.X, 1})    -- Step<_1,X,_1>
+    assert.equal("(128,8,8):(1,512,4096)", tostring(gA))
+    assert.equal(128, o)
+    local tA = L "(32,8):(1,32)"
+    local p, o2 = cute.local_partition(gA, tA, 37)
+    assert.equal("(4,1,8):(32,0,4096)", tostring(p))
+    assert.equal(645, o + o2)
+    -- a projection on the thread layout: only its mode 0 partitions
+    local q, o3 = cute.local_partition(mA, tA, 37, {1, cute.X})
+    assert.equal("(16,64):(32,512)", tostring(q))
+    assert.equal(5, o3)
+  end)
+
+  -- tile k of the tile modes, rest coordinate c: Z(k, c), Z the zipped
+  -- divide; local_tile(A, T, coord) keeps the tile modes then the rest
+  -- modes coord leaves open (`_`), in order.
+  it("local_tile(A, T, coord) = zipped_divide(A, T)(tile modes, coord)", function()
+    local g = R.new(606)
+    local done = 0
+    for case = 1, 400 do
+      local A = g:injective(g:int(0, 1) == 1 and 2 or nil)
+      local r = cute.rank(A)
+      local T = {}
+      for k = 0, r - 1 do          -- a divisor of each mode's size
+        local n = cute.size(A:mode(k))
+        local d = {}
+        for x = 1, n do if n % x == 0 then d[#d + 1] = x end end
+        T[k + 1] = g:pick(d)
+      end
+      local ok, Z = pcall(cute.zipped_divide, A, T)
+      if not ok then goto next end   -- inadmissible (divisibility)
+      local rest = Z:mode(1)
+      local nr = cute.rank(rest)
+      local coord = {}
+      for k = 0, nr - 1 do
+        coord[k + 1] = g:int(0, 2) == 0 and _ or
+                       g:int(0, cute.size(rest:mode(k)) - 1)
+      end
+      local sub, off = cute.local_tile(A, T, coord)
+      local S0 = cute.size(Z:mode(0))
+      local open = {}
+      for k = 1, nr do if coord[k] == _ then open[#open + 1] = k end end
+      R.eq(cute.rank(sub), cute.rank(Z:mode(0)) + #open,
+           "rank of local_tile(%s, %s)", A, cute.tiler_tostring(T))
+      -- every full rest coordinate agreeing with coord
+      local J = 1
+      for _, k in ipairs(open) do J = J * cute.size(rest:mode(k - 1)) end
+      for jx = 0, J - 1 do
+        local c, y = {}, jx
+        for k = 1, nr do c[k] = coord[k] end
+        for _, k in ipairs(open) do
+          local n = cute.size(rest:mode(k - 1))
+          c[k], y = y % n, y // n
+        end
+        for t = 0, S0 - 1 do
+          R.eq(off + sub(t + S0 * jx), Z(t, c), "local_tile(%s, %s)", A,
+               cute.tiler_tostring(T))
+        end
+      end
+      -- Step<...,X,...>: an extra tiler mode at `at`, dropped by X; the
+      -- rest as above (CuTe: local_tile(A, dice(proj, T), dice(proj, c)))
+      local at = g:int(1, r + 1)
+      local T3, c3, proj, c0 = {}, {}, {}, {}
+      for k = 1, r do c0[k] = 0 end
+      for k = 1, r + 1 do
+        local src = k < at and k or k - 1
+        if k == at then T3[k], c3[k], proj[k] = 4, 3, _
+        else T3[k], c3[k], proj[k] = T[src], 0, 1 end
+      end
+      local s1, o1 = cute.local_tile(A, T3, c3, proj)
+      local s2, o2 = cute.local_tile(A, T, c0)
+      assert.equal(s2, s1)
+      assert.equal(o2, o1)
+      done = done + 1
+      ::next::
+    end
+    assert.is_true(done > 300, "too few admissible tiles: " .. done)
+  end)
+
+  -- a compact thread layout thr (a bijection onto [0, size)): thread
+  -- thr(k) owns element k of every tile, Z(k, j).
+  it("local_partition(A, thr, t) = Z(k, _) where thr(k) = t", function()
+    local g = R.new(707)
+    for case = 1, 300 do
+      local A = g:injective(g:int(0, 1) == 1 and 2 or nil)
+      local r = cute.rank(A)
+      local ext, str, n = {}, {}, 1
+      for k = 0, r - 1 do
+        local m = cute.size(A:mode(k))
+        local d = {}
+        for x = 1, m do if m % x == 0 then d[#d + 1] = x end end
+        ext[k + 1] = g:pick(d)
+      end
+      local thr = g:int(0, 1) == 0 and cute.layout(ext) or cute.layout_right(ext)
+      if r == 1 then thr = cute.layout(ext[1]) end
+      local ok, Z = pcall(cute.zipped_divide, A, ext)
+      if not ok then goto next end   -- inadmissible (divisibility)
+      local S0, S1 = cute.size(Z:mode(0)), cute.size(Z:mode(1))
+      for k = 0, cute.size(thr) - 1 do
+        local part, off = cute.local_partition(A, thr, thr(k))
+        R.eq(cute.size(part), S1, "size of local_partition(%s, %s)", A, thr)
+        for j = 0, S1 - 1 do
+          R.eq(off + part(j), Z(k + S0 * j), "local_partition(%s, %s, %d)",
+               A, thr, thr(k))
+        end
+      end
+      ::next::
     end
   end)
 end)

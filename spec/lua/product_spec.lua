@@ -1,5 +1,5 @@
 -- Logical product and the products built on it (paper 3.5.1, Figures 10
--- and 11; seed 004 "Product Variants").
+-- and 11; docs/architecture.md, "Divides and products by mode").
 local cute = require "cute"
 local R = require "helpers.random"
 local L = cute.layout
@@ -62,7 +62,7 @@ describe("logical_product, paper 3.5.1", function()
     assert.equal("(3,4,2,5):(4,1,12,24)", tostring(cute.flat_product(A, B)))
   end)
 
-  it("by-mode with a tiler table (seed 004's T_M, T_N)", function()
+  it("by-mode with a tiler table (T_M, T_N for each mode)", function()
     -- each mode is multiplied on its own: T_M = 2:1* o 2:1 = 2:2 and
     -- T_N = 3:2* o 4:1 = (2,1):(1,6) o 4:1 = (2,2):(1,6)
     local A2 = L "(2,3):(1,2)"
@@ -143,5 +143,83 @@ describe("product properties on seeded random layouts", function()
       end
     end
     assert.is_true(done > 200, "too few admissible products: " .. done)
+  end)
+end)
+
+describe("every product on random operands, rank-1 and size-1 included", function()
+  -- colex index of per-mode indices i[k] in modes of sizes n[k]
+  local function colex(i, n)
+    local x, m = 0, 1
+    for k = 1, #i do x, m = x + i[k] * m, m * n[k] end
+    return x
+  end
+  local function sizes(L, r)
+    local t = {}
+    for k = 0, r - 1 do
+      t[k + 1] = k < cute.rank(L) and cute.size(L:mode(k)) or 1
+    end
+    return t
+  end
+
+  it("size(A x B) = size(A) size(B); Figures 10/11 by formula", function()
+    local g = R.new(505)
+    local done, ranks = 0, {}
+    for _ = 1, 1500 do
+      local A, B = g:injective(), g:injective()
+      local ok, P = pcall(cute.logical_product, A, B)
+      if ok and cute.size(P) <= 4096 then
+        done = done + 1
+        ranks[cute.rank(A) .. "," .. cute.rank(B)] = true
+        local sA, sB = cute.size(A), cute.size(B)
+        local Astar = cute.complement(A)
+        -- (A, A* o B) at (ia, jb), A* on its extended domain (paper 3.5.1)
+        for jb = 0, sB - 1 do
+          for ia = 0, sA - 1 do
+            R.eq(P(ia + sA * jb), A(ia) + Astar(B(jb)), "%s x %s", A, B)
+          end
+        end
+        for _, name in ipairs {"zipped_product", "tiled_product",
+                               "flat_product", "blocked_product",
+                               "raked_product"} do
+          R.eq(cute.size(cute[name](A, B)), sA * sB, "size of %s(%s, %s)",
+               name, A, B)
+        end
+        -- mode k of blocked is (A_k, B_k), of raked (B_k, A_k): the pair
+        -- (i_k, j_k) is P's (colex(i), colex(j)) (Figures 10 and 11).
+        local r = math.max(cute.rank(A), cute.rank(B))
+        local nA, nB = sizes(A, r), sizes(B, r)
+        local Bp, Rp = cute.blocked_product(A, B), cute.raked_product(A, B)
+        local i, j = {}, {}
+        for ia = 0, sA - 1 do
+          local x = ia
+          for k = 1, r do i[k], x = x % nA[k], x // nA[k] end
+          for jb = 0, sB - 1 do
+            local y = jb
+            for k = 1, r do j[k], y = y % nB[k], y // nB[k] end
+            local bi, ri, n2 = {}, {}, {}
+            for k = 1, r do
+              bi[k], ri[k] = i[k] + nA[k] * j[k], j[k] + nB[k] * i[k]
+              n2[k] = nA[k] * nB[k]
+            end
+            local v = P(ia + sA * jb)
+            R.eq(Bp(colex(bi, n2)), v, "blocked_product(%s, %s)", A, B)
+            R.eq(Rp(colex(ri, n2)), v, "raked_product(%s, %s)", A, B)
+          end
+        end
+      end
+    end
+    assert.is_true(done > 800, "too few admissible products: " .. done)
+    assert.is_true(ranks["1,1"] and ranks["1,2"] and ranks["2,1"],
+                   "rank-1 operands were drawn")
+  end)
+
+  it("a rank-1 grid keeps all of its sub-modes (4:2 by 4:1)", function()
+    local A, B = L "4:2", L "4:1"
+    assert.equal(16, cute.size(cute.logical_product(A, B)))
+    assert.equal("(4,(2,2)):(2,(1,8))", tostring(cute.blocked_product(A, B)))
+    assert.equal("((2,2),4):((1,8),2)", tostring(cute.raked_product(A, B)))
+    -- a rank-1 tuple keeps its wrapping: mode 0 is (A_0, grid_0), whole
+    assert.equal("((4,(2,2))):((2,(1,8)))",
+                 tostring(cute.blocked_product(L "(4):(2)", B)))
   end)
 end)

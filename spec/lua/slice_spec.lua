@@ -19,13 +19,17 @@ describe("slicing, Figure 5", function()
     end
   end)
 
+  -- One top-level mode per `_` leaf of the coordinate, each that leaf's
+  -- whole sub-tree (CuTe's slice, and the paper's reference): a single `_`
+  -- keeps the wrapping tuple, `_` leaves at two levels come out flat.
+  -- Figure 5 typesets the same functions without the outer tuple.
   local cases = {
-    {"A(2,_)", {2, _}, 8, "((2,3),2):((2,15),100)"},
-    {"A(_,5)", {_, 5}, 32, "(3,2):(4,1)"},
+    {"A(2,_)", {2, _}, 8, "(((2,3),2)):(((2,15),100))"},
+    {"A(_,5)", {_, 5}, 32, "((3,2)):((4,1))"},
     {"A(2,((0,_),_))", {2, {{0, _}, _}}, 8, "(3,2):(15,100)"},
     {"A((_,1),(_,0))", {{_, 1}, {_, 0}}, 1, "(3,(2,3)):(4,(2,15))"},
     {"A((_,0),((0,_),1))", {{_, 0}, {{0, _}, 1}}, 100, "(3,3):(4,15)"},
-    {"A((1,_),((_,0),_))", {{1, _}, {{_, 0}, _}}, 4, "(2,(2,2)):(1,(2,100))"},
+    {"A((1,_),((_,0),_))", {{1, _}, {{_, 0}, _}}, 4, "(2,2,2):(1,2,100)"},
   }
   for _, c in ipairs(cases) do
     it(c[1] .. " = {" .. c[3] .. "} o " .. c[4], function()
@@ -45,7 +49,7 @@ describe("slicing, Figure 5", function()
   it("slicing a coordinate layout gives a coordinate offset", function()
     local I = cute.make_identity_layout {4, 8}
     local sub, off = I(2, _)
-    assert.equal("8:1@1", tostring(sub))
+    assert.equal("(8):(1@1)", tostring(sub))
     assert.same({2, 0}, off)
   end)
 
@@ -54,5 +58,20 @@ describe("slicing, Figure 5", function()
     local sub, off = B(_)
     assert.equal(B, sub)
     assert.equal(0, off)
+  end)
+end)
+
+describe("L:mode(i, j, ...) takes nested modes (CuTe's layout<I,J>)", function()
+  local B = cute.layout "(8,((4,3),2)):(16,((1,4),128))"
+  it("each index goes one level down", function()
+    assert.equal("((4,3),2):((1,4),128)", tostring(B:mode(1)))
+    assert.equal("(4,3):(1,4)", tostring(B:mode(1, 0)))
+    assert.equal("3:4", tostring(B:mode(1, 0, 1)))
+    assert.equal("8:16", tostring(B:mode(0, 0)))   -- an integer's mode 0
+  end)
+  it("refuses an index past a level's rank", function()
+    assert.has_error(function() B:mode(1, 2) end)
+    assert.has_error(function() B:mode(0, 1) end)
+    assert.has_error(function() B:mode(1, -1) end)
   end)
 end)

@@ -1,5 +1,6 @@
--- Swizzles Sw<B,M,S> and composed layouts Sw o offset o L (design.md;
--- CuTe's Swizzle: bits [M+S, M+S+B) xored into [M, M+B)).
+-- Swizzles Sw<B,M,S> and composed layouts Sw o offset o L
+-- (docs/architecture.md; CuTe's Swizzle: bits [M+S, M+S+B) xored into
+-- [M, M+B)).
 local cute = require "cute"
 local R = require "helpers.random"
 local L = cute.layout
@@ -61,7 +62,7 @@ describe("composed layouts", function()
   it("slice with the offset folded into the composed layout", function()
     local row, off = C(3, cute._)
     assert.equal(0, off)
-    assert.equal("Sw<3,3,3> o 192 o 64:1", tostring(row))
+    assert.equal("Sw<3,3,3> o 192 o (64):(1)", tostring(row))
     for j = 0, 63 do R.eq(row(j), C(3, j), "row 3 at %d", j) end
   end)
 

@@ -1,6 +1,6 @@
--- Text forms (design.md "Text forms"): the printer writes CuTe's text,
--- the parser reads back everything the printer writes, whitespace
--- anywhere, and seed 002's basis descriptors.
+-- Text forms (docs/architecture.md, "Text forms"): the printer writes
+-- CuTe's text, the parser reads back everything the printer writes,
+-- whitespace anywhere, and basis descriptors (docs/grammar.md).
 local cute = require "cute"
 local R = require "helpers.random"
 
@@ -42,7 +42,7 @@ describe("tuple text", function()
     end
   end)
 
-  it("reads seed 002's basis descriptors", function()
+  it("reads basis descriptors", function()
     assert.same({cute.E(0), 8 * cute.E(1)}, cute.tuple "(1@0, 8@1)")
     assert.same({{cute.E(0), 8 * cute.E(1)}, cute.E(2)},
                 cute.tuple "((1@0, 8@1), 1@2)")

@@ -68,10 +68,10 @@ describe("composition with a TV layout (paper Table 4)", function()
     function()
       -- thread 5 holds (m,n) = (1,2), (1,3): offsets 10, 11 row-major
       local P, off = tv.tv_partition(L "(8,8):(8,1)", C, 5)
-      assert.equal(L "2:1", P)
+      assert.equal(L "(2):(1)", P)   -- one `_`: rank 1, as in CuTe
       assert.equal(10, off)
       P, off = tv.tv_partition(L "(8,8):(1,8)", C, 5)
-      assert.equal(L "2:8", P)
+      assert.equal(L "(2):(8)", P)
       assert.equal(17, off)
     end)
 end)

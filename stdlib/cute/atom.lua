@@ -10,7 +10,8 @@
 --
 -- A tiled MMA repeats the atom over a thread layout (M,N,K) and permutes
 -- each of M, N, K first; a thread's slice partitions tensors in CuTe's
--- mode order: A -> (V,M,K), B -> (V,N,K), C -> (V,M,N).  Seed 003:
+-- mode order: A -> (V,M,K), B -> (V,N,K), C -> (V,M,N).  The 256-thread
+-- example (examples/tiled_mma_partition.lua):
 --
 --   local mma = cute.make_tiled_mma(cute.mma_atom "UniversalFMA",
 --                 cute.layout_right {16, 16, 1},
@@ -278,7 +279,7 @@ end
 -- likewise for A (m,k) and B (n,k) (CuTe's get_layoutC_TV and friends).
 -- The value mode is (FrgV,(RestI,RestJ)).  With `shape` ({M, N}, a
 -- multiple of the tile) the TV layout covers that larger tile, each
--- thread's values including its repeats: seed 003's 256 threads over
+-- thread's values including its repeats: that example's 256 threads over
 -- 128 x 128 have 64 values each.
 function TiledMMA:get_layoutC_TV(shape)
   return layout_tv(self, "C", 0, 1, shape)

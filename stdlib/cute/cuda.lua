@@ -120,7 +120,7 @@ local function reach(L)
   return lo, hi
 end
 
-local Tensor = {}
+local Tensor = { __name = "cute.cuda.Tensor" }
 Tensor.__index = Tensor
 cuda.Tensor = Tensor
 
@@ -131,6 +131,18 @@ local function check(ok, op, what, x, level)
     error(("cute.cuda.%s: %s, got %s"):format(op, what, tiler.typename(x)),
           level + 1)
   end
+end
+-- What a script may call: functions, and values whose metatable has a
+-- __call (launch handles, callable tables); a check that asks for a
+-- function would refuse the handles every benchmark times.  The raw
+-- metatable where the debug library is loaded: a protected one
+-- (__metatable) still has its __call.
+local raw_metatable = debug and debug.getmetatable or getmetatable
+local function callable(x)
+  if type(x) == "function" then return true end
+  local mt = raw_metatable(x)
+  if type(mt) == "userdata" then return mt.__call ~= nil end  -- a view
+  return type(mt) == "table" and rawget(mt, "__call") ~= nil
 end
 local function check_tensors(op, src, dst, level)
   check(getmetatable(src) == Tensor, op, "the source must be a cute.cuda "
@@ -231,7 +243,7 @@ local function params_of(source, name, tensors)
   return kinds
 end
 
-local Kernel = {}
+local Kernel = { __name = "cute.cuda.Kernel" }
 Kernel.__index = Kernel
 cuda.Kernel = Kernel
 
@@ -388,8 +400,8 @@ end
 --- time(fn [, {warmup = 3, reps = 20, stream}]) -> median milliseconds of
 -- one fn() on the device, each repetition timed between two events.
 function cuda.time(fn, opts)
-  check(type(fn) == "function", "time", "the timed code must be a function",
-        fn, 2)
+  check(callable(fn), "time", "the timed code must be callable (a function "
+        .. "or a launch handle)", fn, 2)
   opts = opts or {}
   for _ = 1, opts.warmup or 3 do fn() end
   local a, b, t = core.event(), core.event(), {}

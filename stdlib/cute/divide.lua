@@ -1,5 +1,5 @@
 --- cute.divide -- logical divide and its zipped / tiled / flat arrangements
--- (paper 3.5.2, seed 004 "Division Variants").
+-- (paper 3.5.2; docs/architecture.md, "Divides and products by mode").
 --
 --   A / B = A o (B, B*)   with B* = complement(B, size(A))
 --

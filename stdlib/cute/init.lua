@@ -28,6 +28,7 @@ local cute = {
 
   -- values
   _ = core._,                       -- the slice marker: A(2, cute._)
+  X = core._,                       -- CuTe's X (= _): drops a mode in a Step
   E = core.E,                       -- basis element: 2 * cute.E(1) is 2@1
   layout = core.layout,
   layout_right = core.layout_right,

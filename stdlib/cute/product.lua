@@ -1,12 +1,12 @@
 --- cute.product -- logical product and the products built on it
--- (paper 3.5.1, Figures 10 and 11; seed 004 "Product Variants").
+-- (paper 3.5.1, Figures 10 and 11; docs/architecture.md, "Semantic choices").
 --
 --   A x B = (A, A* o B)   with A* the (minimal) complement of A
 --
 -- The paper's own examples use the minimal complement, evaluated on its
 -- extended domain: its last mode's stride marks the end of A's codomain,
 -- so A* o B keeps stepping past A for as long as B needs.  This is the
--- same function as seed 004's complement(A, size(A) * cosize(B)) wherever
+-- same function as complement(A, size(A) * cosize(B)) wherever
 -- that exists, and it also exists where the cotarget's holes do not tile
 -- exactly, as in (4,8):(20,2) x (3,2):(2,1) (paper 3.5.1).
 --
@@ -52,13 +52,18 @@ local function zipped_modes(grid_first)
     end
     B = tiler.tile(B, name, A, B)
     local r = math.max(core.rank(A), core.rank(B))
-    local P = product1(M.pad(A, r), M.pad(B, r))
-    local tile, grid = P:mode(0), P:mode(1)
+    A, B = M.pad(A, r), M.pad(B, r)
+    -- The grid of mode i is A* o B_i: (A* o B):mode(i) would split an
+    -- integer-shaped B (rank 1) whose image A* o B is a tuple.
+    local Astar = core.complement(A)
     local modes = {}
     for i = 0, r - 1 do
-      local a, g = tile:mode(i), grid:mode(i)
+      local a, g = A:mode(i), core.composition(Astar, B:mode(i))
       modes[i + 1] = grid_first and core.concat(g, a) or core.concat(a, g)
     end
+    -- An integer-shaped A is its own single mode: CuTe's zip then leaves
+    -- the pair (A, grid) as it is, rank 2.
+    if type(A:shape()) ~= "table" then return modes[1] end
     return core.concat(table.unpack(modes))
   end
 end

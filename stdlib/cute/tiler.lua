@@ -240,7 +240,8 @@ function M.unzip(D, T)
   return core.concat(table.unpack(tiles)), core.concat(table.unpack(rests))
 end
 
---- The three arrangements of seed 004's variant table, for D = op(A, T):
+--- The three arrangements of the divides and products (docs/architecture.md,
+-- "Divides and products by mode"), for D = op(A, T):
 --   zipped ((T0,T1,..), (R0,R1,..))   tiled ((T0,T1,..), R0, R1, ..)
 --   flat   (T0, T1, .., R0, R1, ..)
 function M.zipped(D, T)

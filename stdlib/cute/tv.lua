@@ -10,7 +10,7 @@
 -- offset, and slicing one thread gives that thread's values:
 --
 --   cute.composition(cute.layout "(8,8):(8,1)", C)  --> ((4,8),2):((2,8),1)
---   cute.tv_partition(cute.layout "(8,8):(8,1)", C, 5)  --> 2:1  10
+--   cute.tv_partition(cute.layout "(8,8):(8,1)", C, 5)  --> (2):(1)  10
 --
 -- make_layout_tv builds a TV layout from a thread layout and a value
 -- layout, (m,n) -> index, as CuTe's make_layout_tv / make_tiled_copy do:

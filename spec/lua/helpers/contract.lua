@@ -1,5 +1,5 @@
---- helpers.contract -- the error contract's checks (design.md "Errors"),
--- shared by the error catalogue's specs.
+--- helpers.contract -- the error contract's checks (docs/architecture.md,
+-- "Errors"), shared by the error catalogue's specs.
 --   says(wants, f, ...)   the message of the error f(...) raises, each
 --                         `want` (plain text) appearing in it
 --   clean(msg)            nothing of the implementation leaks into msg

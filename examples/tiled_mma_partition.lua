@@ -1,4 +1,4 @@
---[[ examples/seed003_partition.lua -- the 256-thread walkthrough: a tiled
+--[[ examples/tiled_mma_partition.lua -- the 256-thread walkthrough: a tiled
 MMA of scalar FMAs over 16 x 16 threads, each of M and N permuted by
 (16,4):(4,1), partitioning a row-major 128x128 C tile.
 
@@ -9,12 +9,12 @@ partition, in CuTe's (V,M,N) order, is
   (1,(4,2),(4,2)):(0,(128,8192),(1,64))
 V is the atom's single value (stride 0); M and N are 4 consecutive rows
 (stride 128) twice, 64 rows apart (8192), and the same for columns.
-Thread t = 16 tm + tn (the CUDA code's tm = t / 16, tn = t % 16) starts at
-row 4 tm, column 4 tn.  Given a directory, draws the ownership of the
-whole tile, one colour per thread (seed003.svg, seed003.html: hover a
+Thread t = 16 tm + tn (tm = t / 16, tn = t % 16) starts at row 4 tm,
+column 4 tn.  Given a directory, draws the ownership of the
+whole tile, one colour per thread (tiled_mma_partition.svg, .html: hover a
 cell for its thread, value and offset).
 
-  build/vm/cutelua examples/seed003_partition.lua [DIR]
+  build/vm/cutelua examples/tiled_mma_partition.lua [DIR]
 --]]
 local cute = require "cute"
 local atom = require "cute.atom"
@@ -54,6 +54,7 @@ assert(table.concat(cols, " ") == "0 1 2 3 64 65 66 67")
 
 if out then
   local X = mma:get_layoutC_TV { 128, 128 }
-  picture.show(X, out .. "/seed003.svg", { tile = { 128, 128 }, data = gC })
-  picture.show(X, out .. "/seed003.html", { tile = { 128, 128 }, data = gC })
+  local base = out .. "/tiled_mma_partition"
+  picture.show(X, base .. ".svg", { tile = { 128, 128 }, data = gC })
+  picture.show(X, base .. ".html", { tile = { 128, 128 }, data = gC })
 end
