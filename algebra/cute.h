@@ -93,6 +93,16 @@ typedef struct cute_error {
 
 const char *cute_status_name(cute_status s);
 
+/* Fill `err` (if not NULL) with code, column 0 and a printf-formatted
+ * message; returns code, so a caller that builds operands for the algebra
+ * (the Lua bindings' tuple reader) reports in the same form:
+ *     return cute_fail(err, CUTE_EINVAL, "tuple: %s is not ...", what); */
+cute_status cute_fail(cute_error *err, cute_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* ---------------------------------------------------------------- tuples -- */
 /* Basis path of a scaled-basis leaf, packed: byte 0 = length (0..3), byte k
  * (k = 1..3) = index at nesting level k-1, outermost first.  So e_1 is

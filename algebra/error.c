@@ -1,12 +1,12 @@
 /*
- * error.c -- status names and the error-message helpers of internal.h.
+ * error.c -- status names and the error-message helpers of cute_internal.h.
  *
  * Messages read "op(A, B): reason" with the operands printed as CuTe text,
  * so that a Lua user sees exactly what went wrong and with which layouts.
  * Everything is bounded by CUTE_ERRMSG_SIZE: long operands are elided in
  * their middle, never overflowed, and the reason at the end always stays.
  */
-#include "internal.h"
+#include "cute_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * the range but not for injectivity (negating a stride mirrors one
  * coordinate, a bijection of the domain).
  */
-#include "internal.h"
+#include "cute_internal.h"
 
 #include <string.h>
 

@@ -12,7 +12,7 @@
 #ifndef CUTE_LEAVES_H
 #define CUTE_LEAVES_H
 
-#include "internal.h"
+#include "cute_internal.h"
 
 typedef struct cute_leaf {
   int64_t s, d, r;

@@ -15,7 +15,7 @@
  * C++ rounds up instead, which would describe elements that straddle the
  * new ones.  Coordinate layouts have no element size: CUTE_ECODOMAIN.
  */
-#include "internal.h"
+#include "cute_internal.h"
 
 #include <stdio.h>
 

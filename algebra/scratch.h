@@ -12,7 +12,7 @@
 #ifndef CUTE_SCRATCH_H
 #define CUTE_SCRATCH_H
 
-#include "internal.h"
+#include "cute_internal.h"
 
 void cute_scratch_start(cute_layout *r);
 cute_status cute_scratch_tok(cute_layout *r, char c, cute_error *err);

@@ -12,7 +12,7 @@
  *   Sw<3,4,3>: bits 7..9 into bits 4..6;  sw(128) = 128 ^ 16 = 144.
  * Write-ups that xor the other way round describe another function.
  */
-#include "internal.h"
+#include "cute_internal.h"
 
 /* Highest bit position + 1 that a swizzle may touch: offsets are int64_t
  * and bit 62 stays clear so that no field reaches the sign bit. */

@@ -27,7 +27,7 @@
  *     layout("(4,8x"): parse error at column 5: expected ',' or ')' but
  *     found 'x'
  */
-#include "internal.h"
+#include "cute_internal.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * by ntok, so even a hand-made malformed tuple cannot make them read past
  * the arrays; cute_tuple_check is the full structural test.
  */
-#include "internal.h"
+#include "cute_internal.h"
 
 #include <stdio.h>
 #include <string.h>

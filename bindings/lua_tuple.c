@@ -9,7 +9,6 @@
  *   2 * cute.E(1)                 --> 2@1   (the paper's 2e_1)
  */
 #include "lua_internal.h"
-#include "internal.h" /* cute_fail: the algebra's message helper */
 
 #include <string.h>
 

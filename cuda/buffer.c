@@ -5,7 +5,7 @@
  * must be reproducible and results checked on every element (or on a
  * seeded sample when the tensors are gigabytes).
  */
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
  * `static inline` first, which is how the C tests check it against the
  * algebra's own evaluation.
  */
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _XOPEN_SOURCE 700 /* realpath */
 
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -29,7 +29,7 @@
  * with pointers already offset to the tensors' first elements; data are
  * copied as raw bits of the element's width.  src and dst must not overlap.
  */
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,9 +3,9 @@
  * compiles it, a content-addressed cache keeps the binaries, the driver
  * runs them.
  *
- * Nothing here needs CUDA at build time: libcuda.so.1 and libnvrtc are
- * opened with dlopen on first use and only the handful of entry points
- * declared in cuda/internal.h are looked up.  So the library builds and its
+ * Nothing here needs CUDA at build time: libcuda.so.1 and libnvrtc are opened
+ * with dlopen on first use and only the handful of entry points declared in
+ * cuda/cute_cuda_internal.h are looked up.  So the library builds and its
  * compile path (NVRTC -> PTX) runs on a machine with the toolkit but no GPU,
  * and everything fails with a clear message on a machine with neither:
  *     "cute.cuda: libcuda.so.1 not found (no NVIDIA driver): ..."

@@ -8,7 +8,7 @@
  * cache key (cucu_device_hash): a kernel compiled against one version of
  * the library is never loaded from the disk cache by a build with another.
  */
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * names, sizes, CUDA C spellings, f16/bf16 values (rounded by the device
  * library's cute/convert.h), seeded random values.
  */
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <math.h>
 #include <string.h>

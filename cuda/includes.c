@@ -20,7 +20,7 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <limits.h>
 #include <stdio.h>

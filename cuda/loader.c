@@ -1,6 +1,7 @@
 /*
  * loader.c -- finds and opens libcuda.so.1 and libnvrtc at run time, looks
- * up the entry points of internal.h, initialises the driver on device 0.
+ * up the entry points of cute_cuda_internal.h, initialises the driver on
+ * device 0.
  *
  * Why dlopen: the project must build and its compile path must run on
  * machines without a driver (CI has the toolkit, no GPU), and a binary
@@ -9,7 +10,7 @@
  */
 #define _GNU_SOURCE /* dladdr, realpath */
 
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <dlfcn.h>
 #include <stddef.h>

@@ -1,9 +1,9 @@
 /*
  * runtime.c -- device memory, modules, launches, events and streams over
- * the driver API of internal.h.  Every entry point loads the driver first,
- * so the first call of a script pays cuInit and the context once.
+ * the driver API of cute_cuda_internal.h.  Every entry point loads the
+ * driver first, so the first call of a script pays cuInit and the context once.
  */
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * A cryptographic hash, not a fast one: a key collision would silently run
  * the wrong kernel, and hashing a kernel's source costs microseconds.
  */
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <string.h>
 

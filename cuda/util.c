@@ -3,7 +3,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "internal.h"
+#include "cute_cuda_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -35,7 +35,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "internal.h"
+#include "cutelua_internal.h"
 
 static uintptr_t frame_here(void) {
   return (uintptr_t)__builtin_frame_address(0);

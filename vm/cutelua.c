@@ -17,7 +17,7 @@
 #include <lualib.h>
 
 #include "cute_lua.h"
-#include "internal.h"
+#include "cutelua_internal.h"
 
 #ifdef CUTELUA_HAVE_CUDA
 int luaopen_cute_cuda_core(lua_State *L);  /* bindings/cuda_module.c */

@@ -42,7 +42,7 @@
 #include <lualib.h>
 
 #include "cute_lua.h"
-#include "internal.h"
+#include "cutelua_internal.h"
 
 #define FAR 1e30  /* costs saturate here, beyond any budget */
 

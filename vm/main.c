@@ -21,7 +21,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "internal.h"
+#include "cutelua_internal.h"
 #include "prog.h"
 
 /* ----------------------------------------------------- Ctrl-C, errors -- */

@@ -15,7 +15,7 @@
  */
 #include <lauxlib.h>
 
-#include "internal.h"
+#include "cutelua_internal.h"
 
 /* load(chunk [, chunkname [, mode [, env]]]) with mode "t" whatever the
  * script asked.  An absent env must stay absent (load tells "no env" from

@@ -81,7 +81,7 @@ EXPORT CUresult cuDeviceGetName(char *name, int len, int d)
   return OK;
 }
 
-/* The attribute numbers of cuda/internal.h. */
+/* The attribute numbers of cuda/cute_cuda_internal.h. */
 EXPORT CUresult cuDeviceGetAttribute(int *v, int attr, int d)
 {
   (void)d;

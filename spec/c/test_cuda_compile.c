@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 /* Reaches into the bridge for the hash (not public API). */
-#include "../../cuda/internal.h"
+#include "../../cuda/cute_cuda_internal.h"
 
 static void test_sha256(void)
 {

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 /* Reaches into the bridge for the include scan (not public API). */
-#include "../../cuda/internal.h"
+#include "../../cuda/cute_cuda_internal.h"
 
 #define HAS(msg, needle) \
   CHECK((msg) != NULL && strstr((msg), (needle)) != NULL, "[%s] lacks [%s]", \

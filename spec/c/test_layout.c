@@ -3,10 +3,10 @@
  * identity layouts, evaluation on integral / hierarchical / out-of-bounds
  * coordinates, coordinate (scaled-basis) codomains, size, cosize, and the
  * mode manipulations (get, flatten, group, take, select, append, prepend,
- * replace, concatenation), and the error helpers of internal.h.
+ * replace, concatenation), and the error helpers of cute_internal.h.
  */
 #include "testlib.h"
-#include "internal.h" /* cute_fail_op, cute_error_context */
+#include "cute_internal.h" /* cute_fail_op, cute_error_context */
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
- * internal.h -- what the bridge's translation units share: the few driver
- * and NVRTC entry points it calls (declared here, so no cuda.h is needed to
- * build), error helpers and SHA-256.  Not installed.
+ * cute_cuda_internal.h -- what the bridge's translation units share: the few
+ * driver and NVRTC entry points it calls (declared here, so no cuda.h is
+ * needed to build), error helpers and SHA-256.  Not installed.
  */
 #ifndef CUTE_CUDA_INTERNAL_H
 #define CUTE_CUDA_INTERNAL_H

@@ -1,5 +1,5 @@
 /*
- * internal.h -- helpers shared by the algebra's translation units.
+ * cute_internal.h -- helpers shared by the algebra's translation units.
  * Not installed; nothing here is part of the public API.
  */
 #ifndef CUTE_INTERNAL_H
@@ -36,13 +36,8 @@ static inline int64_t cute_floormod(int64_t a, int64_t b)
   return m < 0 ? m + b : m;
 }
 
-/* Fill `err` (if any) with code and a printf-formatted message; returns code
- * so callers can `return cute_fail(err, CUTE_EINVAL, "...", ...);`. */
-cute_status cute_fail(cute_error *err, cute_status code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+/* cute_fail, the message helper every check below builds on, is public
+ * (cute.h): the bindings report their operand errors through it. */
 
 /* Same as cute_fail but for an operation on layouts: the message reads
  * "op(A, B): reason", A and B printed as CuTe text (B may be NULL). */

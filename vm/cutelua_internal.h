@@ -1,6 +1,6 @@
 /*
- * internal.h -- what the cutelua program (main.c, repl.c) shares with the
- * embedding library (cutelua.c): the state's layout, the embedded stdlib,
+ * cutelua_internal.h -- what the cutelua program (main.c, repl.c) shares with
+ * the embedding library (cutelua.c): the state's layout, the embedded stdlib,
  * the error message handler.  Not installed.
  */
 #ifndef CUTELUA_INTERNAL_H
