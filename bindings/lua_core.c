@@ -97,6 +97,17 @@ int cutelua_compose_op(lua_State *L)
   return 1;
 }
 
+/* An argument error in a __call: Lua cannot name a function called
+ * through a metamethod ("bad argument #2 to '?'") and counts the callee
+ * as argument 1; this names the callee by its text and counts from 1. */
+int cutelua_callerror(lua_State *L, int arg, const char *msg)
+{
+  const char *what = luaL_testudata(L, 1, CUTELUA_SWIZZLE) ? "swizzle"
+                                                           : "layout";
+  return luaL_error(L, "%s(%s): bad argument #%d (%s)", what,
+                    luaL_tolstring(L, 1, NULL), arg - 1, msg);
+}
+
 /* ----------------------------------------------------------- C work -- */
 void cutelua_charge(lua_State *L, double n, const char *what)
 {

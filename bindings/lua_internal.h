@@ -22,6 +22,17 @@ void cutelua_open_swizzle(lua_State *L);
 void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
                       const luaL_Reg *methods);
 
+/* Raises an error about argument `arg` (2 = the first after the callee)
+ * of a call A(...) on the Layout, Swizzle or ComposedLayout at index 1:
+ * "layout(4:1): bad argument #1 (msg)". */
+int cutelua_callerror(lua_State *L, int arg, const char *msg);
+
+/* A swizzle acts on integer offsets: raises "op(C): a swizzle needs an
+ * integral layout" where a composed layout whose layout has a@i strides
+ * (an identity layout) would be made, not at its first evaluation. */
+void cutelua_checkintegral(lua_State *L, const cute_composed *c,
+                           const char *op);
+
 /* The __mul of layouts, swizzles and composed layouts: composition. */
 int cutelua_compose_op(lua_State *L);
 

@@ -96,6 +96,7 @@ static int l_layout(lua_State *L)
     if (strncmp(t, "Sw<", 3) == 0) {
       cute_composed c;
       if (cute_composed_parse(&c, s, &err)) return cutelua_error(L, &err);
+      cutelua_checkintegral(L, &c, "layout");
       cutelua_pushcomposed(L, &c);
       return 1;
     }

@@ -37,7 +37,7 @@ local cute = {
   composed = core.composed,
   tuple = core.tuple,
   tuple_tostring = core.tuple_tostring,
-  tiler_tostring = tiler.tostring,
+  tiler_tostring = function(T) return tiler.tostring(T) end,
 
   -- queries
   size = core.size,

@@ -79,8 +79,17 @@ function M.tv_partition(data, tv, t)
     error("tv_partition: the thread index must be an integer or a "
       .. "coordinate, got " .. (type(t) == "number" and tostring(t) or type(t)))
   end
-  local R = core.composition(data, tv)
-  return R(t, core._)
+  -- the steps (composition, the slice) name themselves: say which call
+  local ok, part, offset = pcall(function()
+    return core.composition(data, tv)(t, core._)
+  end)
+  if not ok then
+    local okt, text = pcall(core.tuple_tostring, t)
+    local why = tostring(part):gsub("^[^\n:]*cute/[%w_/]*%.lua:%d+: ", "")
+    error(("tv_partition(%s, %s, %s): %s"):format(tostring(data),
+      tostring(tv), okt and text or "?", why))
+  end
+  return part, offset
 end
 
 --- The tile index a TV layout's value stands for: integers as they are;
