@@ -12,39 +12,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "cutelua.h"
-#include "testlib.h"
-
-#define HAS(haystack, needle) \
-  CHECK(strstr((haystack), (needle)) != NULL, "[%s] lacks [%s]", (haystack), \
-        (needle))
-
-static cutelua_state *open_with(size_t mem, uint64_t budget, int io) {
-  cutelua_options opt;
-  cutelua_options_init(&opt);
-  opt.memory_limit = mem;
-  opt.instruction_limit = budget;
-  opt.open_io = opt.open_os = io;
-  return cutelua_open(&opt);
-}
+#include "vmtest.h"
 
 static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void run_ok(cutelua_state *S, const char *code) {
-  cutelua_status st = cutelua_run_string(S, code, "=t");
-  CHECK(st == CUTELUA_OK, "%s: %s", code, cutelua_last_error(S));
-}
-
-static void run_fails(cutelua_state *S, const char *code, cutelua_status st,
-                      const char *msg) {
-  cutelua_status got = cutelua_run_string(S, code, "=t");
-  CHECK(got == st, "%s: status %d, want %d (%s)", code, (int)got, (int)st,
-        cutelua_last_error(S));
-  HAS(cutelua_last_error(S), msg);
 }
 
 /* A __gc runs with hooks off: in a budgeted state no script finalizer may
