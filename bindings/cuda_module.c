@@ -595,6 +595,46 @@ static int l_copy_plan(lua_State *L)
   return 1;
 }
 
+/* tensor_map(dtype, address, dims, strides, box [, swizzle]) -> the
+ * 128-byte CUtensorMap as a string (tables of up to 5 integers, dims[1]
+ * contiguous, strides in bytes with strides[1] ignored). */
+static void u64_list(lua_State *L, int arg, unsigned long long *out, int *n)
+{
+  int i;
+  luaL_checktype(L, arg, LUA_TTABLE);
+  *n = (int)lua_rawlen(L, arg);
+  luaL_argcheck(L, *n >= 1 && *n <= CUTE_CUDA_TMA_MAX_RANK, arg,
+                "1 to 5 integers");
+  for (i = 0; i < *n; i++) {
+    lua_Integer v;
+    lua_rawgeti(L, arg, i + 1);
+    v = luaL_checkinteger(L, -1);
+    luaL_argcheck(L, v >= 0, arg, "negative entry");
+    out[i] = (unsigned long long)v;
+    lua_pop(L, 1);
+  }
+}
+
+static int l_tensor_map(lua_State *L)
+{
+  cute_cuda_tma m;
+  unsigned char map[128];
+  int nd, ns, nb;
+  memset(&m, 0, sizeof m);
+  m.dtype = cuda_lua_check_dtype(L, 1);
+  m.base = (cute_cuda_ptr)luaL_checkinteger(L, 2);
+  u64_list(L, 3, m.dims, &nd);
+  u64_list(L, 4, m.strides, &ns);
+  u64_list(L, 5, m.box, &nb);
+  luaL_argcheck(L, ns == nd && nb == nd, 4, "dims, strides and box differ "
+                "in rank");
+  m.rank = nd;
+  m.swizzle = (int)luaL_optinteger(L, 6, 0);
+  TRY(L, cute_cuda_tensor_map(map, &m, ERR));
+  lua_pushlstring(L, (const char *)map, sizeof map);
+  return 1;
+}
+
 /* ---------------------------------------------------------------- module -- */
 static void classes(lua_State *L)
 {
@@ -650,7 +690,7 @@ int luaopen_cute_cuda_core(lua_State *L)
     {"emit", l_emit}, {"compile", l_compile}, {"event", l_event},
     {"stream", l_stream}, {"synchronize", l_synchronize},
     {"copy_plan", l_copy_plan}, {"device_headers", l_device_headers},
-    {NULL, NULL}};
+    {"tensor_map", l_tensor_map}, {NULL, NULL}};
   luaL_checkversion(L);
   classes(L);
   luaL_newlib(L, fns);

@@ -12,19 +12,35 @@
 
 #include <string.h>
 
-/* The marker is a light userdata pointing at this read-only byte: unique in
- * the process, the same in every lua_State, free to compare. */
+/* The marker is a light userdata kept in the registry under
+ * UNDERSCORE_KEY.  Every copy of these bindings has its own tag byte
+ * (cute/core.so and cute/cuda/core.so each carry one, loaded RTLD_LOCAL);
+ * the first copy to push the marker in a state stores its tag's address,
+ * and every copy compares against that value, so all agree on `_`. */
+#define UNDERSCORE_KEY "cute._"
 static const char underscore_tag = '_';
 
 void cutelua_pushunderscore(lua_State *L)
 {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, UNDERSCORE_KEY) ==
+      LUA_TLIGHTUSERDATA)
+    return;
+  lua_pop(L, 1);
   lua_pushlightuserdata(L, (void *)&underscore_tag);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, UNDERSCORE_KEY);
 }
 
 int cutelua_isunderscore(lua_State *L, int idx)
 {
-  return lua_islightuserdata(L, idx) &&
-         lua_touserdata(L, idx) == (const void *)&underscore_tag;
+  int is;
+  if (!lua_islightuserdata(L, idx)) return 0;
+  idx = lua_absindex(L, idx);
+  luaL_checkstack(L, 1, "cute._");
+  cutelua_pushunderscore(L);
+  is = lua_rawequal(L, idx, -1);
+  lua_pop(L, 1);
+  return is;
 }
 
 int cutelua_error(lua_State *L, const cute_error *err)

@@ -300,6 +300,28 @@ cute_cuda_status cute_cuda_stream_create(void **stream, cute_cuda_error *err);
 void cute_cuda_stream_destroy(void *stream);
 cute_cuda_status cute_cuda_stream_sync(void *stream, cute_cuda_error *err);
 
+/* ------------------------------------------------------------ tensor maps -- */
+#define CUTE_CUDA_TMA_MAX_RANK 5
+/* A tiled view of global memory for the bulk tensor copy engine (sm_90):
+ * dims[0] is the contiguous one; strides[i] (bytes, i >= 1; strides[0] is
+ * ignored) multiples of 16; box[i] elements per copy, box[0] * element
+ * size a multiple of 16 and at most `swizzle` bytes when swizzled (0, 32,
+ * 64, 128).  Elements outside dims read as zero and are not written. */
+typedef struct cute_cuda_tma {
+  cute_cuda_dtype dtype;
+  int rank, swizzle;
+  cute_cuda_ptr base;
+  unsigned long long dims[CUTE_CUDA_TMA_MAX_RANK];
+  unsigned long long strides[CUTE_CUDA_TMA_MAX_RANK];
+  unsigned long long box[CUTE_CUDA_TMA_MAX_RANK];
+} cute_cuda_tma;
+
+/* The driver's encoding (cuTensorMapEncodeTiled) of m into out, the
+ * CUtensorMap a kernel takes by value or reads from global memory. */
+cute_cuda_status cute_cuda_tensor_map(unsigned char out[128],
+                                      const cute_cuda_tma *m,
+                                      cute_cuda_error *err);
+
 /* ------------------------------------------------------ host-side values -- */
 /* Element i of a host array of dtype t, as a double (f16/bf16 decoded), and
  * the converse (rounded to nearest even; integers wrap like C casts). */

@@ -66,6 +66,12 @@ typedef struct cucu_driver {
   CUresult (*StreamCreate)(CUstream *, unsigned);
   CUresult (*StreamDestroy)(CUstream);
   CUresult (*StreamSynchronize)(CUstream);
+  /* cuTensorMapEncodeTiled (CUDA 12+): the 128-byte TMA descriptor. */
+  CUresult (*TensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                   const unsigned long long *,
+                                   const unsigned long long *,
+                                   const unsigned *, const unsigned *, int,
+                                   int, int, int);
 } cucu_driver;
 
 /* NVRTC, likewise. */

@@ -187,6 +187,7 @@ static const sym_entry drv_syms[] = {
    offsetof(cucu_driver, EventElapsedTime)},
   D(StreamCreate, "cuStreamCreate"), D(StreamDestroy, "cuStreamDestroy_v2"),
   D(StreamSynchronize, "cuStreamSynchronize"),
+  D(TensorMapEncodeTiled, "cuTensorMapEncodeTiled"),
 };
 #undef D
 

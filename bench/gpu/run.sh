@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # bench/gpu/run.sh -- everything GPU in one call: every #gpu check
-# (spec/lua/cuda_*_spec.lua, gemm_spec.lua, gemm_tiled_spec.lua through
-# bench/gpu/minibusted.lua, as the machine has no busted), every example
-# that uses cute.cuda (examples/*.lua naming it, run as scripts with their
-# default sizes), then bench/gpu/bench.lua's copy table and
-# bench/gpu/gemm.lua's GEMM table (GEMM_SIZES, default "4096 8192"); both
-# tables are printed again at the end.  Exits non-zero when any spec,
+# (spec/lua/cuda_*_spec.lua, gemm_spec.lua, gemm_tiled_spec.lua,
+# gemm_sm90_spec.lua through bench/gpu/minibusted.lua, as the machine has
+# no busted), every example that uses cute.cuda (examples/*.lua naming it,
+# run as scripts with their default sizes), then bench/gpu/bench.lua's
+# copy table, bench/gpu/gemm.lua's GEMM table (GEMM_SIZES, default "4096
+# 8192") and bench/gpu/gemm_sm90.lua's Hopper GEMM table (SM90_CASES,
+# default its own list); the tables are printed again at the end.  Exits non-zero when any spec,
 # example or benchmark failed, naming them.
 #
 #   bench/gpu/run.sh [build-dir]      (default: $BUILD_DIR or build)
@@ -14,8 +15,8 @@
 # driver and NVRTC (CUDA_HOME or /usr/local/cuda), not Lua: the runner is
 # build/vm/cutelua when it preloads cute.cuda.core, else the build's
 # bench/gpu/cutelua-gpu (cuda/CMakeLists.txt), both with Lua linked in.
-# Logs go to $OUT (if set) as specs.log, examples.log, bench.log and
-# gemm.log.
+# Logs go to $OUT (if set) as specs.log, examples.log, bench.log,
+# gemm.log and gemm_sm90.log.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 build=${1:-${BUILD_DIR:-build}}
@@ -39,7 +40,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,
 echo "== #gpu checks with $runner =="
 "$runner" bench/gpu/minibusted.lua spec/lua/cuda_compile_spec.lua \
   spec/lua/cuda_gpu_spec.lua spec/lua/gemm_spec.lua \
-  spec/lua/gemm_tiled_spec.lua 2>&1 | tee "$out/specs.log"
+  spec/lua/gemm_tiled_spec.lua spec/lua/gemm_sm90_spec.lua 2>&1 | tee "$out/specs.log"
 specs=${PIPESTATUS[0]}
 failed=()
 [ "$specs" -eq 0 ] || failed+=("specs")
@@ -58,8 +59,12 @@ echo "== GEMM bench =="
 # shellcheck disable=SC2086  # GEMM_SIZES is a list of sizes
 "$runner" bench/gpu/gemm.lua ${GEMM_SIZES:-4096 8192} 2>&1 | tee "$out/gemm.log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("bench/gpu/gemm.lua")
+echo "== Hopper GEMM bench =="
+# shellcheck disable=SC2086  # SM90_CASES is a list of cases
+"$runner" bench/gpu/gemm_sm90.lua ${SM90_CASES:-} 2>&1 | tee "$out/gemm_sm90.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("bench/gpu/gemm_sm90.lua")
 echo "== summary =="
-cat "$out/bench.log" "$out/gemm.log"
+cat "$out/bench.log" "$out/gemm.log" "$out/gemm_sm90.log"
 echo "specs: $(tail -n 1 "$out/specs.log" | grep -o '^[0-9].*pending' || echo FAILED)"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "run.sh: FAILED: ${failed[*]}"

@@ -136,6 +136,12 @@ local calls = {
     local C = cuda.tensor(cuda.buffer("f32", 4), "(2,2):(1,2)")
     local _, h = cuda.gemm(A, A, C, {beta = 0})
     assert.truthy(cuda.time(h, {warmup = 1, reps = 1}) >= 0)
+    -- bf16 on the fake sm_90 device: the Hopper kernel, its tensor maps
+    local X = cuda.tensor(cuda.buffer("bf16", 64 * 64), "(64,64):(64,1)")
+    local Y = cuda.tensor(cuda.buffer("bf16", 64 * 64), "(64,64):(64,1)")
+    local p, h2 = cuda.gemm(X, X, Y, {beta = 0})
+    assert.truthy(p.desc_A and p.map_A)
+    assert.truthy(cuda.time(h2, {warmup = 1, reps = 1}) >= 0)
   end, nvrtc = true},
 }
 -- Tables of cute.cuda that are not functions to call.

@@ -75,3 +75,33 @@ describe("L:mode(i, j, ...) takes nested modes (CuTe's layout<I,J>)", function()
     assert.has_error(function() B:mode(1, -1) end)
   end)
 end)
+
+describe("the marker _", function()
+  -- cute/cuda/core.so carries its own copy of the bindings; a module
+  -- loaded from another file is another copy.  Each copy must read the
+  -- others' marker as `_` (it lives in the registry, not at an address).
+  it("is the same value in every copy of cute.core", function()
+    local path = package.searchpath("cute.core", package.cpath)
+    if not path then
+      pending("cute.core is built in, not loaded from a file")
+      return
+    end
+    local copy_path = os.tmpname()
+    local src = assert(io.open(path, "rb"))
+    local dst = assert(io.open(copy_path, "wb"))
+    dst:write(src:read("a"))
+    src:close()
+    dst:close()
+    local open = assert(package.loadlib(copy_path, "luaopen_cute_core"))
+    os.remove(copy_path)
+    local copy = open()
+    assert.equal(_, copy._)
+    local A = cute.layout "(3,4):(1,3)"
+    local S, off = A(1, copy._)
+    assert.equal("(4):(3)", tostring(S))
+    assert.equal(1, off)
+    S, off = copy.layout "(3,4):(1,3)"(_, 2)
+    assert.equal("(3):(1)", tostring(S))
+    assert.equal(6, off)
+  end)
+end)

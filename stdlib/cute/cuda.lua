@@ -415,9 +415,37 @@ function cuda.time(fn, opts)
   return t[(#t + 1) // 2], t
 end
 
---- The paper's generic GEMM (2.6.2) on tensors compatible with (M,K),
--- (N,K), (M,N) [and a batch mode L]; see cute.gemm.
+--- GEMM on tensors compatible with (M,K), (N,K), (M,N) [and a batch mode
+-- L]: C = alpha A B + beta C (defaults 1, 1).  On a Hopper GPU with f16 or
+-- bf16 A and B whose layouts a TMA map describes, the warp-specialised
+-- wgmma kernel of cute.gemm_sm90; otherwise, or with opts.path =
+-- "generic", the paper's generic GEMM (2.6.2, cute.gemm).  opts.path =
+-- "sm90" insists on the Hopper kernel (an error says why it cannot run);
+-- without it, a Hopper GPU falling back says why through warn().
+-- Returns the plan and the launch handle.
+local fallback_said = {}
 function cuda.gemm(A, B, C, opts)
+  opts = opts or {}
+  local path = opts.path
+  if path ~= "generic" and type(A) == "table" and (A.dtype == "bf16" or A.dtype == "f16") then
+    local dev = core.available() and core.device()
+    if path == "sm90" or (dev and dev.arch == "sm_90") then
+      local sm90 = require "cute.gemm_sm90"
+      local ok, p, why = pcall(sm90.plan, A, B, C, opts)
+      if ok and p then
+        local h = sm90.prepare(p, C, { alpha = opts.alpha or 1,
+          beta = opts.beta or 1, stream = opts.stream })
+        h()
+        return p, h
+      end
+      why = ok and why or tostring(p)
+      if path == "sm90" then error("cute.cuda.gemm: " .. why, 2) end
+      if not fallback_said[why] then
+        fallback_said[why] = true
+        warn("cute.cuda.gemm: generic kernel, not the Hopper one: ", why)
+      end
+    end
+  end
   return require("cute.gemm").gemm(A, B, C, opts)
 end
 
