@@ -24,9 +24,18 @@
 const char cute_cuda_prelude[] =
     "#ifndef CUTE_DI\n"
     "#define CUTE_DI __device__ __forceinline__\n"
+    "#endif\n"
+    "#ifndef CUTE_DM\n"
+    "#if defined(__CUDACC_RTC__) || defined(__CUDACC__)\n"
+    "#define CUTE_DM __device__ __forceinline__\n"
+    "#else\n"
+    "#define CUTE_DM inline\n"
+    "#endif\n"
     "#endif\n";
 
-typedef struct cg_term { int64_t shape, stride; } cg_term;
+/* A leaf: shape, stride and, in a coordinate layout, the component of the
+ * codomain its stride is a multiple of (e_comp; -1 for an integer). */
+typedef struct cg_term { int64_t shape, stride; int comp; } cg_term;
 
 /* One top-level mode's terms, innermost first. */
 typedef struct cg_mode { int n; cg_term t[CUTE_MAX_LEAVES]; } cg_mode;
@@ -34,35 +43,46 @@ typedef struct cg_mode { int n; cg_term t[CUTE_MAX_LEAVES]; } cg_mode;
 typedef struct cg_layout {
   int rank;
   cg_mode mode[CUTE_MAX_LEAVES];
-  int64_t size, lo, hi;   /* image is within [lo, hi] */
+  int64_t size, lo, hi;   /* image is within [lo, hi] (every component) */
   int wide_index, wide_value;
+  int ncomp;              /* codomain rank of a coordinate layout, else 0 */
 } cg_layout;
 
-static void add_term(cg_mode *m, int64_t s, int64_t d)
+static void add_term(cg_mode *m, int64_t s, int64_t d, int comp)
 {
   cg_term *last = m->n ? &m->t[m->n - 1] : NULL;
   if (s == 1) return;
-  if (last && d == last->shape * last->stride) {
+  if (last && last->comp == comp && d == last->shape * last->stride) {
     last->shape *= s;
     return;
   }
   m->t[m->n].shape = s;
   m->t[m->n].stride = d;
+  m->t[m->n].comp = comp;
   m->n++;
+}
+
+/* The component of leaf k's stride: -1 for an integer, i for a@i; a
+ * nested basis (a@i@j) or an integer stride among basis ones: -2. */
+static int leaf_comp(const cute_layout *L, int k, int coordinate)
+{
+  cute_basis e = L->stride.e[k];
+  if (L->stride.v[k] == 0) return coordinate ? 0 : -1;
+  if (!coordinate) return -1;
+  if (CUTE_BASIS_LEN(e) != 1) return -2;
+  return CUTE_BASIS_AT(e, 0);
 }
 
 /* Flattens L into per-mode terms and computes the index/value widths.
  * Every product below is bounded by the layout's checked size and image,
- * which the algebra keeps within 64 bits. */
+ * which the algebra keeps within 64 bits.  A coordinate layout (strides
+ * a@i, CuTe's identity layouts and their partitions) gets one sum per
+ * codomain component i. */
 static cute_cuda_status analyse(cg_layout *g, const cute_layout *L,
                                 const char *name, cute_cuda_error *err)
 {
-  int m, k;
+  int m, k, coordinate = cute_layout_has_basis(L);
   memset(g, 0, sizeof *g);
-  if (cute_layout_has_basis(L))
-    return cucu_fail(err, CUTE_CUDA_ELAYOUT,
-                     "cute.cuda: codegen '%s': coordinate layouts (basis "
-                     "strides) have no integral offset", name);
   if (cute_layout_size(L, &g->size, NULL) != CUTE_OK)
     return cucu_fail(err, CUTE_CUDA_ELAYOUT,
                      "cute.cuda: codegen '%s': size overflows", name);
@@ -70,8 +90,16 @@ static cute_cuda_status analyse(cg_layout *g, const cute_layout *L,
   for (m = 0; m < g->rank; m++) {
     cute_span sp;
     if (cute_tuple_span(&L->shape, m, &sp) != 0) sp.leaf0 = sp.leaf1 = 0;
-    for (k = sp.leaf0; k < sp.leaf1; k++)
-      add_term(&g->mode[m], L->shape.v[k], L->stride.v[k]);
+    for (k = sp.leaf0; k < sp.leaf1; k++) {
+      int c = leaf_comp(L, k, coordinate);
+      if (c < -1 || c >= 8)
+        return cucu_fail(err, CUTE_CUDA_ELAYOUT,
+                         "cute.cuda: codegen '%s': a coordinate layout's "
+                         "strides must each be a@i with i < 8 (got a nested "
+                         "basis or an integer among basis strides)", name);
+      if (c + 1 > g->ncomp && coordinate) g->ncomp = c + 1;
+      add_term(&g->mode[m], L->shape.v[k], L->stride.v[k], c);
+    }
     for (k = 0; k < g->mode[m].n; k++) {
       int64_t reach = (g->mode[m].t[k].shape - 1) * g->mode[m].t[k].stride;
       if (reach > 0) g->hi += reach;
@@ -95,7 +123,8 @@ static void emit_terms(cute_cuda_text *o, const cg_layout *g, const cg_mode *m,
     const cg_term *t = &m->t[k];
     int last = k == m->n - 1;
     if (t->stride != 0) {
-      cute_cuda_text_printf(o, "  r += (%s)", vt);
+      if (t->comp >= 0) cute_cuda_text_printf(o, "  r[%d] += (%s)", t->comp, vt);
+      else cute_cuda_text_printf(o, "  r += (%s)", vt);
       if (last) cute_cuda_text_puts(o, v);
       else cute_cuda_text_printf(o, "(%s %% %lld%s)", v, (long long)t->shape,
                                  us);
@@ -109,34 +138,59 @@ static void emit_terms(cute_cuda_text *o, const cg_layout *g, const cg_mode *m,
   }
 }
 
+/* The return type and its zero: an offset, or a coordinate. */
+static void value_type(const cg_layout *g, char *out, size_t cap)
+{
+  const char *vt = g->wide_value ? "long long" : "int";
+  if (g->ncomp) snprintf(out, cap, "cute::coord<%d, %s>", g->ncomp, vt);
+  else snprintf(out, cap, "%s", vt);
+}
+
 static void emit_functions(cute_cuda_text *o, const cg_layout *g,
                            const char *name)
 {
   const char *it = g->wide_index ? "unsigned long long" : "unsigned";
-  const char *vt = g->wide_value ? "long long" : "int";
+  char vt[64];
+  const char *zero = g->ncomp ? "{}" : "0";
   cg_mode all;
   int m, k;
+  value_type(g, vt, sizeof vt);
   /* The 1-D form walks every mode's terms in order: idx2crd on the
    * flattened shape, since colexicographic order nests. */
   all.n = 0;
   for (m = 0; m < g->rank; m++)
     for (k = 0; k < g->mode[m].n; k++)
-      add_term(&all, g->mode[m].t[k].shape, g->mode[m].t[k].stride);
-  cute_cuda_text_printf(o, "CUTE_DI %s %s(%s i) {\n  %s r = 0;\n", vt, name,
-                        it, vt);
+      add_term(&all, g->mode[m].t[k].shape, g->mode[m].t[k].stride,
+               g->mode[m].t[k].comp);
+  cute_cuda_text_printf(o, "CUTE_DI %s %s(%s i) {\n  %s r = %s;\n", vt, name,
+                        it, vt, zero);
   emit_terms(o, g, &all, "i");
   cute_cuda_text_puts(o, "  return r;\n}\n");
   if (g->rank < 2) return;
   cute_cuda_text_printf(o, "CUTE_DI %s %s(", vt, name);
   for (m = 0; m < g->rank; m++)
     cute_cuda_text_printf(o, "%s%s c%d", m ? ", " : "", it, m);
-  cute_cuda_text_printf(o, ") {\n  %s r = 0;\n", vt);
+  cute_cuda_text_printf(o, ") {\n  %s r = %s;\n", vt, zero);
   for (m = 0; m < g->rank; m++) {
     char v[16];
     sprintf(v, "c%d", m);
     emit_terms(o, g, &g->mode[m], v);
   }
   cute_cuda_text_puts(o, "  return r;\n}\n");
+}
+
+/* NAME_Layout: the functions as a type the device library's tensor and
+ * fragment take (cute/tensor.h), with its size and cosize. */
+static void emit_type(cute_cuda_text *o, const char *name, int64_t size,
+                      int64_t cosize)
+{
+  cute_cuda_text_printf(o,
+                        "struct %s_Layout {\n"
+                        "  static constexpr long long size = %lldll, "
+                        "cosize = %lldll;\n"
+                        "  template <class... C> CUTE_DM auto operator()"
+                        "(C... c) const { return %s(c...); }\n};\n",
+                        name, (long long)size, (long long)cosize, name);
 }
 
 static void emit_comment(cute_cuda_text *o, const char *what)
@@ -169,11 +223,13 @@ cute_cuda_status cute_cuda_emit_layout(cute_cuda_text *out, const char *name,
   if ((s = check_name(name, err)) || (s = analyse(&g, L, name, err))) return s;
   cute_layout_print(L, text, sizeof text);
   emit_comment(out, text);
+  if (g.ncomp) cute_cuda_text_puts(out, "#include <cute/layout.h>\n");
   emit_functions(out, &g, name);
   cute_cuda_text_printf(out,
-                        "constexpr long long %s_size = %lldll, %s_cosize = "
+                        "inline constexpr long long %s_size = %lldll, %s_cosize = "
                         "%lldll;\n",
                         name, (long long)g.size, name, (long long)g.hi + 1);
+  emit_type(out, name, g.size, g.hi + 1);
   return CUTE_CUDA_OK;
 }
 
@@ -234,15 +290,20 @@ cute_cuda_status cute_cuda_emit_composed(cute_cuda_text *out,
   if ((s = check_name(name, err))) return s;
   snprintf(inner, sizeof inner, "%s_layout", name);
   if ((s = analyse(&g, &C->layout, name, err))) return s;
+  if (g.ncomp)
+    return cucu_fail(err, CUTE_CUDA_ELAYOUT, "cute.cuda: codegen '%s': a "
+                     "swizzle applies to offsets, not to a coordinate "
+                     "layout", name);
   cute_composed_print(C, text, sizeof text);
   emit_comment(out, text);
   emit_functions(out, &g, inner);
   emit_swizzled(out, &g, C, name);
   if (cute_composed_cosize(C, &cosize, NULL) != CUTE_OK) cosize = g.hi + 1;
   cute_cuda_text_printf(out,
-                        "constexpr long long %s_size = %lldll, %s_cosize = "
+                        "inline constexpr long long %s_size = %lldll, %s_cosize = "
                         "%lldll;\n",
                         name, (long long)g.size, name, (long long)cosize);
+  emit_type(out, name, g.size, cosize);
   return CUTE_CUDA_OK;
 }
 
@@ -258,13 +319,17 @@ cute_cuda_status cute_cuda_emit_tensor(cute_cuda_text *out, const char *name,
   int m, f, forms;
   const char *it;
   if ((s = check_name(name, err)) || (s = analyse(&g, L, name, err))) return s;
+  if (g.ncomp)
+    return cucu_fail(err, CUTE_CUDA_ELAYOUT, "cute.cuda: codegen '%s': a "
+                     "tensor's layout must give offsets, not coordinates",
+                     name);
   snprintf(inner, sizeof inner, "%s_layout", name);
   if ((s = cute_cuda_emit_layout(out, inner, L, err))) return s;
   it = g.wide_index ? "unsigned long long" : "unsigned";
   forms = g.rank >= 2 ? 2 : 1;
   cute_cuda_text_printf(out, "typedef %s %s_elem; /* %s */\n", T, name,
                         cute_cuda_dtype_name(dtype));
-  cute_cuda_text_printf(out, "constexpr long long %s_size = %lldll;\n", name,
+  cute_cuda_text_printf(out, "inline constexpr long long %s_size = %lldll;\n", name,
                         (long long)g.size);
   cute_cuda_text_printf(out, "struct %s_t {\n  %s *ptr;\n", name, T);
   for (f = 0; f < forms; f++) {

@@ -39,7 +39,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,
   --format=csv 2>/dev/null || echo "(nvidia-smi unavailable)"
 echo "== #gpu checks with $runner =="
 "$runner" bench/gpu/minibusted.lua spec/lua/cuda_compile_spec.lua \
-  spec/lua/cuda_gpu_spec.lua spec/lua/gemm_spec.lua \
+  spec/lua/cuda_gpu_spec.lua spec/lua/cuda_device_spec.lua spec/lua/gemm_spec.lua \
   spec/lua/gemm_tiled_spec.lua spec/lua/gemm_sm90_spec.lua 2>&1 | tee "$out/specs.log"
 specs=${PIPESTATUS[0]}
 failed=()

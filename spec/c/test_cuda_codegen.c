@@ -135,12 +135,18 @@ int main(void)
           "literal divisors expected:\n%s", one.s);
     cute_cuda_text_free(&one);
   }
-  /* Coordinate layouts have no integral offset: a clear error. */
+  /* Coordinate layouts give coordinates (cute/layout.h's coord); their
+   * values are checked against the algebra by spec/lua/cuda_device_spec.lua,
+   * which compiles with the device library. */
   {
-    cute_layout I = L("(4,8):(1@0,1@1)");
+    cute_layout I = L("(4,8):(1@0,1@1)"), J = L("(4,8):(1@0@1,1@1)");
     cute_cuda_text one = {0};
-    CHECK(cute_cuda_emit_layout(&one, "I", &I, &err) == CUTE_CUDA_ELAYOUT &&
-              strstr(err.msg, "basis"), "basis strides must be refused");
+    CHECK(cute_cuda_emit_layout(&one, "I", &I, &err) == CUTE_CUDA_OK &&
+              strstr(one.s, "cute::coord<2, int> r = {};") &&
+              strstr(one.s, "r[1] += (int)c1;"),
+          "a coordinate layout gives coordinates:\n%s", one.s);
+    CHECK(cute_cuda_emit_layout(&one, "J", &J, &err) == CUTE_CUDA_ELAYOUT &&
+              strstr(err.msg, "nested basis"), "nested bases are refused");
     CHECK(cute_cuda_emit_layout(&one, "9x", &items[0].layout, &err) ==
               CUTE_CUDA_EINVAL, "bad identifier must be refused");
     cute_cuda_text_free(&one);

@@ -55,9 +55,11 @@ describe("cute.cuda codegen", function()
     assert.truthy(text:find("typedef unsigned short X_elem; /* f16 */", 1, true))
   end)
 
-  it("refuses coordinate layouts and bad names", function()
-    assert.error_matches(function() cuda.codegen("I", cute.make_identity_layout {4, 8}) end,
-                         "basis strides")
+  it("gives coordinates for coordinate layouts, refuses them as tensors, and bad names", function()
+    local text = cuda.codegen("I", cute.make_identity_layout {4, 8})
+    assert.truthy(text:find("CUTE_DI cute::coord<2, int> I(unsigned c0, unsigned c1)", 1, true))
+    assert.error_matches(function() cuda.codegen("I", cute.make_identity_layout {4, 8}, "f32") end,
+                         "a tensor's layout must give offsets, not coordinates")
     assert.error_matches(function() cuda.codegen("1x", cute.layout "4:1") end,
                          "not a C identifier")
   end)

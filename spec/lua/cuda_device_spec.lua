@@ -119,3 +119,102 @@ int main() {
     assert.equal("0\n", out)
   end)
 end)
+
+-- The kernels of cute.cuda.kernels (examples/copy_transpose.lua,
+-- examples/softmax.lua) compile to PTX without a GPU, with no warnings and
+-- no local memory, for the configurations the bench runs; M, N and the
+-- row count are arguments, so the ragged transpose is the same source.
+describe("cute.cuda.kernels", function()
+  local cute = require "cute"
+  local ok_k, K = pcall(require, "cute.cuda.kernels")
+  local function T(dtype, L, ptr)
+    return { dtype = dtype, layout = cute.layout(L), ptr = function() return ptr or 0 end }
+  end
+  local plans = ok_k and {
+    copy = K.plan.copy(T("f32", "268435456:1"), T("f32", "268435456:1")),
+    copy_table2 = K.plan.copy(T("f32", "(8,(4,4)):(4,(1,32))"), T("f32", "(8,16):(16,1)")),
+    transpose = K.plan.transpose(T("f32", "(16384,16384):(1,16384)"),
+      T("f32", "(16384,16384):(16384,1)")),
+    transpose_ragged = K.plan.transpose(T("f32", "(16377,8197):(1,16377)"),
+      T("f32", "(16377,8197):(8197,1)")),
+    softmax4096 = K.plan.softmax(T("bf16", "(32768,4096):(4096,1)"), T("bf16", "(32768,4096):(4096,1)")),
+    softmax16384 = K.plan.softmax(T("bf16", "(8192,16384):(16384,1)"),
+      T("bf16", "(8192,16384):(16384,1)")),
+  } or {}
+
+  it("plans from layouts", function()
+    if not ok_k then pending("cute.cuda not built") return end
+    assert.equal(4, plans.copy.vector)             -- 16 bytes of f32
+    assert.equal(4, plans.copy_table2.vector)      -- in the order of dst: 4 in common
+    assert.equal("Sw<5,0,6>", plans.transpose.swizzle)
+    assert.equal(plans.transpose.source, plans.transpose_ragged.source)
+    assert.same({ 256, 129, 1 }, plans.transpose_ragged.grid)
+    assert.same({ 64, 16, 1 }, plans.transpose_ragged.block)
+    local t32 = K.plan.transpose(T("f32", "(64,64):(1,64)"), T("f32", "(64,64):(64,1)"),
+      { tile = 32, rows = 8 })
+    assert.equal("Sw<5,0,5>", t32.swizzle)
+    assert.truthy(t32.source:find("/* Sw<5,0,5> o 0 o (32,32):(32,1) */", 1, true))
+    assert.equal(8, plans.softmax4096.vector)
+    assert.same({ 128, 1, 1 }, plans.softmax4096.block)
+    assert.equal("(128,4):(8,1024)", plans.softmax4096.row)
+    assert.has_error(function()
+      K.plan.transpose(T("f32", "(64,64):(64,1)"), T("f32", "(64,64):(64,1)"))
+    end, "cute.cuda.kernels.transpose: A must be column-major and B row-major (got "
+      .. "(64,64):(64,1), (64,64):(64,1))")
+  end)
+
+  for _, name in ipairs { "copy", "copy_table2", "transpose", "softmax4096", "softmax16384" } do
+    it("compiles " .. name .. " to PTX", function()
+      if not nvrtc or not ok_k then pending("no NVRTC") return end
+      local p = plans[name]
+      local bin = core.compile(p.source, { p.name }, "compute_90")
+      assert.truthy(bin.image:find(".entry " .. p.name, 1, true))
+      assert.falsy(bin.image:find("ld.local", 1, true))
+      assert.equal("", (bin.log:gsub("%s", "")))
+    end)
+  end
+end)
+
+-- Coordinate layouts (strides a@i) compile to functions returning
+-- cute::coord, equal to the algebra's value at every index.
+describe("codegen of coordinate layouts", function()
+  it("agrees with the algebra", function()
+    local cxx = os.getenv("CXX") or "c++"
+    if not ok_core or os.execute(cxx .. " --version > /dev/null 2>&1") ~= true then
+      pending("no C++ compiler or cute.cuda.core") return
+    end
+    local cute = require "cute"
+    local tv = require "cute.tv"
+    local tiler, thr_val = tv.make_layout_tv(cute.layout_right { 32, 8 }, cute.layout { 1, 8 })
+    local Z = cute.zipped_divide(cute.make_identity_layout { 128, 64 }, tiler)
+    local cases = { cute.make_identity_layout { 4, 8 }, cute.make_identity_layout { 3, 5, 2 },
+      cute.composition(Z:mode(0), thr_val), Z:mode(1), cute.layout "((2,3),4):((1@1,2@0),3@1)" }
+    local src, want = { "#include <cstdio>\n#define CUTE_DI static inline\n", core.prelude }, {}
+    local body = {}
+    for i, L in ipairs(cases) do
+      src[#src + 1] = core.emit("L" .. i, L)
+      body[#body + 1] = ("for (unsigned i = 0; i < %d; ++i) { auto c = L%d(i); "
+        .. "for (int k = 0; k < (int)(sizeof c.v / sizeof c.v[0]); ++k) printf(\"%%d \", c[k]); "
+        .. "printf(\"\\n\"); }"):format(cute.size(L), i)
+      for j = 0, cute.size(L) - 1 do
+        local c = L(j)
+        want[#want + 1] = table.concat(c, " ") .. " "
+      end
+    end
+    src[#src + 1] = "int main() {\n" .. table.concat(body, "\n") .. "\nreturn 0; }\n"
+    local dir = os.tmpname()
+    os.remove(dir)
+    os.execute("mkdir -p '" .. dir .. "'")
+    local f = assert(io.open(dir .. "/c.cpp", "w"))
+    f:write(table.concat(src, "\n"))
+    f:close()
+    assert.is_true(os.execute(("%s -std=c++17 -I'%s' -o '%s/c' '%s/c.cpp'")
+      :format(cxx, devdir, dir, dir)) == true)
+    local p = io.popen("'" .. dir .. "/c'")
+    local got = {}
+    for line in p:lines() do got[#got + 1] = line end
+    p:close()
+    os.execute("rm -rf '" .. dir .. "'")
+    assert.same(want, got)
+  end)
+end)

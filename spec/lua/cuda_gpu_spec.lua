@@ -220,3 +220,66 @@ extern "C" __global__ void inc(float *x, float a) { x[threadIdx.x] += a; }]]}
     assert.equal("cubin", cuda.core.compile(cuda.copy_plan(src, dst).source, {"cute_copy"}).kind)
   end)
 end)
+
+-- Kernels written on the device library (cute.cuda.kernels), against the
+-- host: COPY over Table 2's rows (in dst order where dst is a bijection,
+-- in index order otherwise), the transpose at sizes it was not compiled
+-- for, the row softmax.
+describe("device-library kernels on the GPU #gpu", function()
+  if not have_gpu then
+    pending("no GPU: " .. why)
+    return
+  end
+  local K = require "cute.cuda.kernels"
+
+  it("COPY: every pair, vectors of the common vector", function()
+    for _, pair in ipairs {
+      {"(8,16):(1,8)", "(8,16):(1,8)", 4}, {"(8,16):(1,8)", "(8,16):(16,1)", 1},
+      {"(8,(4,4)):(4,(1,32))", "(8,16):(16,1)", 4}, {"(4,(2,8)):(2,(1,8))", "(4,16):(1,4)", 1},
+      {"(64,32):(0,1)", "(64,32):(1,64)", 1},     -- broadcast source
+      {"1000:1", "1000:1", 4},
+    } do
+      local S, D = cute.layout(pair[1]), cute.layout(pair[2])
+      local src = cuda.tensor(cuda.buffer("f32", span(S, 0)):random(3), S)
+      local db = cuda.buffer("f32", span(D, 0)):random(4)
+      local dst = cuda.tensor(db, D)
+      local before = db:download()
+      local h, plan = K.copy(src, dst)
+      h()
+      assert.equal(pair[3], plan.vector, pair[1])
+      assert.same(reference(src, dst, before), db:download(), pair[1])
+    end
+  end)
+
+  it("transposes sizes the kernel was not compiled for", function()
+    local calls
+    for _, mn in ipairs { {64, 64}, {65, 31}, {1, 100}, {33, 97} } do
+      local m, n = mn[1], mn[2]
+      local A = cuda.tensor(cuda.buffer("f32", m * n):random(m), cute.layout({m, n}, {1, m}))
+      local B = cuda.tensor(cuda.buffer("f32", m * n), cute.layout({m, n}, {n, 1}))
+      local h = K.transpose(A, B)
+      h()
+      assert.is_nil(cuda.check_copy(A, B), ("%dx%d"):format(m, n))
+      calls = calls or cuda.stats().nvrtc_calls
+    end
+    assert.equal(calls, cuda.stats().nvrtc_calls)
+  end)
+
+  it("softmax of bf16 rows", function()
+    local R, cols = 5, 4096
+    local L = cute.layout({R, cols}, {cols, 1})
+    local X = cuda.tensor(cuda.buffer("bf16", R * cols):random(9, -8, 8), L)
+    local Y = cuda.tensor(cuda.buffer("bf16", R * cols), L)
+    K.softmax(X, Y)()
+    local x, y = X.buffer:download(), Y.buffer:download()
+    for r = 0, R - 1 do
+      local m, s = -math.huge, 0
+      for i = 1, cols do m = math.max(m, x[r * cols + i]) end
+      for i = 1, cols do s = s + math.exp(x[r * cols + i] - m) end
+      for i = 1, cols do
+        local ref = math.exp(x[r * cols + i] - m) / s
+        assert.truthy(math.abs(y[r * cols + i] - ref) <= 2 ^ -8 * ref, ("row %d col %d"):format(r, i))
+      end
+    end
+  end)
+end)

@@ -1,17 +1,20 @@
 /*
  * gemm_emu.hpp -- just enough CUDA, on host threads, to run the generated
- * tiled GEMM kernel (examples/gemm_tiled.lua) without a GPU, so that CI
- * checks its indexing and its pipeline, not only that it compiles.
+ * tiled GEMM kernel (cute.cuda.gemm_sm80, on the device library
+ * cuda/device/) without a GPU, so that CI checks its indexing, its
+ * predication and its pipeline, not only that it compiles.
  *
  * Each CUDA thread is a std::thread; a block's threads share its shared
  * memory (poisoned with 0xFF, a NaN in bf16/f16/f32, so reading a byte no
  * copy wrote shows up in the result).  The collective instructions are
  * emulated from the PTX ISA's definitions, independently of the layouts
  * that the kernel derives from the atom catalog:
- *   cp.async 16B     queued with its source bytes, written to shared
- *                    memory only when cp.async.wait_group retires its
- *                    group (the latest the hardware may complete it), so a
- *                    missing wait reads poison
+ *   cp.async 16B     queued with its source bytes (zeros when the
+ *                    zero-fill predicate is off: the source is then not
+ *                    read, and may lie outside every buffer), written to
+ *                    shared memory only when cp.async.wait_group retires
+ *                    its group (the latest the hardware may complete it),
+ *                    so a missing wait reads poison
  *   ldmatrix .x4     lane 8q+r supplies row r of matrix q; lane l receives
  *                    elements (l/4, 2(l%4)+{0,1}) of matrix q in register q
  *   mma m16n8k16     A row-major 16x16, B col 16x8, C/D 16x8, fragments as
@@ -20,8 +23,11 @@
  * ranges registered by the harness) are checked; a violation is recorded
  * and reported by cute_emu_report().
  *
- * Use: #include this, then the generated source, then a main() that sets
- * cute_emu_decode, registers the buffers and calls cute_emu_launch().
+ * These are the device library's atoms (cute::cp_async_zfill, ldmatrix_x4,
+ * mma_16x8x16_*), which cute/*.h leave out under CUTE_HOST_EMULATION.
+ * Use: #include this, then the generated source (compiled with
+ * -I cuda/device), then a main() that sets cute_emu_decode, registers the
+ * buffers and calls cute_emu_launch().
  */
 #ifndef CUTE_GEMM_EMU_HPP
 #define CUTE_GEMM_EMU_HPP
@@ -93,11 +99,13 @@ static int cute_emu_report() {
 
 #define CUTE_SMEM(name) unsigned char *name = cute_emu_blk->smem.data()
 
-static inline unsigned cute_smem_u32(const void *p) {
+static inline void __syncthreads() { cute_emu_blk->block.wait(); }
+
+namespace cute {
+static inline unsigned smem_u32(const void *p) {
   return (unsigned)((const unsigned char *)p - cute_emu_blk->smem.data());
 }
-
-static inline void __syncthreads() { cute_emu_blk->block.wait(); }
+}
 
 static inline bool cute_emu_smem_ok(unsigned s, unsigned bytes) {
   if (s % bytes != 0) cute_emu_fail("misaligned shared address", s);
@@ -111,35 +119,46 @@ struct cute_emu_copy { unsigned dst; unsigned char data[16]; };
 static thread_local std::vector<std::vector<cute_emu_copy>> cute_emu_groups;
 static thread_local std::vector<cute_emu_copy> cute_emu_open;
 
-static inline void cute_cp_async16(unsigned s, const void *g) {
+namespace cute {
+template <int B> static inline void cp_async_zfill(unsigned s, const void *g, bool ok) {
+  static_assert(B == 16, "the emulation moves 16-byte vectors");
   const unsigned char *p = (const unsigned char *)g;
-  bool inside = false;
-  for (auto &r : cute_emu_ranges)
-    inside = inside || (p >= r.first && p + 16 <= r.first + r.second);
-  if ((unsigned long long)p % 16 != 0) cute_emu_fail("misaligned global address", (unsigned long long)p);
-  if (!inside) { cute_emu_fail("global read out of bounds", (unsigned long long)p); return; }
-  if (!cute_emu_smem_ok(s, 16)) return;
   cute_emu_copy c;
+  if (!cute_emu_smem_ok(s, 16)) return;
   c.dst = s;
-  memcpy(c.data, p, 16);
+  memset(c.data, 0, 16);
+  if (ok) {
+    bool inside = false;
+    for (auto &r : cute_emu_ranges)
+      inside = inside || (p >= r.first && p + 16 <= r.first + r.second);
+    if ((unsigned long long)p % 16 != 0) cute_emu_fail("misaligned global address", (unsigned long long)p);
+    if (!inside) { cute_emu_fail("global read out of bounds", (unsigned long long)p); return; }
+    memcpy(c.data, p, 16);
+  }
   cute_emu_open.push_back(c);
 }
 
-static inline void cute_cp_async_commit() {
+template <int B> static inline void cp_async(unsigned s, const void *g) {
+  cp_async_zfill<B>(s, g, true);
+}
+
+static inline void cp_async_commit() {
   cute_emu_groups.push_back(cute_emu_open);
   cute_emu_open.clear();
 }
 
-template <int N> static inline void cute_cp_async_wait() {
+template <int N> static inline void cp_async_wait() {
   while (cute_emu_groups.size() > (size_t)N) {
     for (auto &c : cute_emu_groups.front())
       memcpy(cute_emu_blk->smem.data() + c.dst, c.data, 16);
     cute_emu_groups.erase(cute_emu_groups.begin());
   }
 }
+}  // namespace cute
 
 /* ---------------------------------------------------------- ldmatrix -- */
-static inline void cute_ldsm_x4(unsigned (&r)[4], unsigned s) {
+namespace cute {
+static inline void ldmatrix_x4(unsigned (&r)[4], unsigned s) {
   cute_emu_block *B = cute_emu_blk;
   unsigned w = threadIdx.x / 32, l = threadIdx.x % 32;
   B->addr[w][l] = s;
@@ -151,13 +170,15 @@ static inline void cute_ldsm_x4(unsigned (&r)[4], unsigned s) {
   }
   B->warp[w].wait();
 }
+}  // namespace cute
 
 /* --------------------------------------------------------------- mma -- */
 static inline float cute_emu_half(unsigned reg, unsigned k) {
   return cute_emu_decode((unsigned short)(k % 2 ? reg >> 16 : reg & 0xffffu));
 }
 
-static inline void cute_mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+/* The operand type is the harness's cute_emu_decode: one body for both. */
+static inline void cute_emu_mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
   cute_emu_block *B = cute_emu_blk;
   unsigned w = threadIdx.x / 32, l = threadIdx.x % 32, g = l / 4, t = l % 4;
   memcpy(B->a[w][l], a, sizeof a);
@@ -174,6 +195,13 @@ static inline void cute_mma(float (&d)[4], const unsigned (&a)[4], const unsigne
     d[v] += s;
   }
   B->warp[w].wait();
+}
+
+namespace cute {
+static inline void mma_16x8x16_f32bf16(float (&d)[4], const unsigned (&a)[4],
+                                       const unsigned (&b)[2]) { cute_emu_mma(d, a, b); }
+static inline void mma_16x8x16_f32f16(float (&d)[4], const unsigned (&a)[4],
+                                      const unsigned (&b)[2]) { cute_emu_mma(d, a, b); }
 }
 
 /* ------------------------------------------------------------ launch -- */

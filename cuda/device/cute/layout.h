@@ -30,6 +30,24 @@ template <int R, class I = int> struct coord {
   CUTE_HD const I &operator[](int k) const { return v[k]; }
 };
 
+/* Coordinates add like CuTe's arithmetic tuples: a shorter one is padded
+ * with zeros (a partition of an identity layout that never moves along
+ * mode 1 has a rank-1 codomain: (4,1):(32@0,0)). */
+template <int R, int S, class I>
+CUTE_HD coord<(R > S ? R : S), I> operator+(const coord<R, I> &a, const coord<S, I> &b) {
+  coord<(R > S ? R : S), I> r;
+#pragma unroll
+  for (int k = 0; k < (R > S ? R : S); ++k)
+    r[k] = (k < R ? a[k] : I(0)) + (k < S ? b[k] : I(0));
+  return r;
+}
+
+/* Component K of c, 0 past its rank (the same padding as +). */
+template <int K, int R, class I> CUTE_HD I get(const coord<R, I> &c) {
+  if constexpr (K < R) return c[K];
+  else return I(0);
+}
+
 /* Each component of c below the matching extent: the predicate of an
  * element of a partial tile (CuTe's elem_less). */
 template <int R, class I, class J>

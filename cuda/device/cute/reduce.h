@@ -23,22 +23,24 @@ template <class Op> CUTE_DI float warp_reduce(float x, Op op) {
   return x;
 }
 
-/* All THREADS threads (a multiple of 32) call it; scratch holds THREADS/32
- * floats of shared memory; every thread gets the result. */
+/* All THREADS threads (whole warps, a power-of-two count of them) call
+ * it; scratch holds THREADS/32 floats of shared memory; every thread gets
+ * the result: lane l of every warp combines the warps' partials l % W, so
+ * each aligned group of W lanes holds all of them. */
 template <int THREADS, class Op>
 CUTE_DI float block_reduce(float x, Op op, float *scratch) {
-  static_assert(THREADS % 32 == 0 && THREADS <= 1024, "whole warps");
   constexpr int W = THREADS / 32;
+  static_assert(THREADS % 32 == 0 && THREADS <= 1024 && (W & (W - 1)) == 0,
+                "a power-of-two count of whole warps");
   x = warp_reduce(x, op);
   if (W == 1) return x;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   __syncthreads();                       // scratch may hold the last result
   if (lane == 0) scratch[warp] = x;
   __syncthreads();
-  x = scratch[lane < W ? lane : 0];
+  x = scratch[lane % W];
 #pragma unroll
-  for (int o = 16; o > 0; o >>= 1)
-    if (o < W) x = op(x, __shfl_xor_sync(0xffffffffu, x, o));
+  for (int o = W / 2; o > 0; o >>= 1) x = op(x, __shfl_xor_sync(0xffffffffu, x, o));
   return x;
 }
 
