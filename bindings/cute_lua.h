@@ -30,6 +30,10 @@ extern "C" {
 #define CUTELUA_SWIZZLE  "cute.Swizzle"
 #define CUTELUA_COMPOSED "cute.ComposedLayout"
 #define CUTELUA_BASIS    "cute.E"
+/* The metatable of the tables cute.core returns as tuples (A:shape(),
+ * idx2crd, cute.tuple): printing one gives its CuTe text, "(4,(2,2))".
+ * Tables read as tuples need none. */
+#define CUTELUA_TUPLE    "cute.Tuple"
 
 /* The module loader: returns the `cute.core` table (also registers the
  * metatables above, so the check/push functions work after it ran once in

@@ -125,9 +125,10 @@ void cutelua_charge(lua_State *L, double n, const char *what)
 static void push_metatables(lua_State *L)
 {
   static const char *const names[] = {CUTELUA_LAYOUT, CUTELUA_SWIZZLE,
-                                      CUTELUA_COMPOSED, CUTELUA_BASIS};
+                                      CUTELUA_COMPOSED, CUTELUA_BASIS,
+                                      CUTELUA_TUPLE};
   size_t i;
-  lua_createtable(L, 0, 4);
+  lua_createtable(L, 0, 5);
   for (i = 0; i < sizeof names / sizeof names[0]; i++) {
     luaL_getmetatable(L, names[i]);
     lua_getfield(L, -1, "__metatable");
@@ -135,6 +136,19 @@ static void push_metatables(lua_State *L)
     lua_pop(L, 1);
   }
   lua_setfield(L, -2, "metatables");
+}
+
+/* core.mark_tuple(t) -> t with the metatable of the tuples cute.core
+ * returns (print(t) gives CuTe text), for tuples the stdlib builds: that
+ * metatable is read-only to scripts, so setmetatable cannot give it. */
+static int mark_tuple(lua_State *L)
+{
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_argcheck(L, !lua_getmetatable(L, 1), 1, "a table without metatable "
+                "expected");
+  lua_settop(L, 1);
+  luaL_setmetatable(L, CUTELUA_TUPLE);
+  return 1;
 }
 
 /* core.limits = {leaves = 32, ...}: the constants of cute.h, for reading
@@ -165,5 +179,7 @@ int luaopen_cute_core(lua_State *L)
   cutelua_open_algebra(L);
   push_metatables(L);
   push_limits(L);
+  lua_pushcfunction(L, mark_tuple);
+  lua_setfield(L, -2, "mark_tuple");
   return 1;
 }

@@ -294,6 +294,7 @@ static int push_elem(lua_State *L, const cute_tuple *t, int p, int *leaf)
     return p + 1;
   }
   lua_newtable(L);
+  luaL_setmetatable(L, CUTELUA_TUPLE);
   for (p++; p < t->ntok && t->tok[p] != ')';) {
     p = push_elem(L, t, p, leaf);
     lua_rawseti(L, -2, ++i);
@@ -305,8 +306,12 @@ void cutelua_pushtuple(lua_State *L, const cute_tuple *t)
 {
   int leaf = 0;
   luaL_checkstack(L, CUTE_MAX_DEPTH + 4, "tuple nesting");
-  if (t->ntok == 0) lua_newtable(L);
-  else push_elem(L, t, 0, &leaf);
+  if (t->ntok == 0) {
+    lua_newtable(L);
+    luaL_setmetatable(L, CUTELUA_TUPLE);
+  } else {
+    push_elem(L, t, 0, &leaf);
+  }
 }
 
 /* -------------------------------------------------- module functions -- */
@@ -409,7 +414,11 @@ void cutelua_open_tuple(lua_State *L)
       {"weakly_congruent", l_weakly_congruent},
       {"compatible", l_compatible},
       {NULL, NULL}};
+  static const luaL_Reg tuple_meta[] = {
+      {"__tostring", l_tuple_tostring},
+      {NULL, NULL}};
   cutelua_newclass(L, CUTELUA_BASIS, basis_meta, NULL);
+  cutelua_newclass(L, CUTELUA_TUPLE, tuple_meta, NULL);
   luaL_setfuncs(L, funcs, 0);
   cutelua_pushunderscore(L);
   lua_setfield(L, -2, "_");

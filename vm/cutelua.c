@@ -128,6 +128,37 @@ static void budget_refill(cutelua_state *S) {
 }
 
 /* ------------------------------------------------------------- errors -- */
+/* Is the traceback line at p (after its tab) a frame inside the stdlib,
+ * or the C function (error, assert) a stdlib frame called to raise? */
+static int stdlib_frame(const char *p, const char *next) {
+  if (strncmp(p, "stdlib/", 7) == 0 || strncmp(p, "(...tail calls...)", 18) == 0)
+    return 1;
+  return strncmp(p, "[C]: in function '", 18) == 0 && next != NULL &&
+         strncmp(next, "\tstdlib/", 8) == 0;
+}
+
+/* The traceback at the top without the stdlib's own frames: a user sees
+ * where the error comes from in their script, not how cute raised it.
+ * CUTELUA_TRACEBACK=full keeps every frame. */
+static void trim_traceback(lua_State *L) {
+  const char *tb = lua_tostring(L, -1), *line = tb, *end;
+  const char *full = getenv("CUTELUA_TRACEBACK");
+  luaL_Buffer b;
+  if (full != NULL && strcmp(full, "full") == 0)
+    return;
+  luaL_buffinit(L, &b);
+  for (; *line != '\0'; line = end) {
+    const char *nl = strchr(line, '\n');
+    end = nl != NULL ? nl + 1 : line + strlen(line);
+    if (line != tb && line[0] == '\t' &&
+        stdlib_frame(line + 1, nl != NULL ? nl + 1 : NULL))
+      continue;
+    luaL_addlstring(&b, line, (size_t)(end - line));
+  }
+  luaL_pushresult(&b);
+  lua_remove(L, -2);
+}
+
 int cutelua_msghandler(lua_State *L) {
   const char *msg = lua_tostring(L, 1);
   if (msg == NULL) {
@@ -138,6 +169,7 @@ int cutelua_msghandler(lua_State *L) {
                             luaL_typename(L, 1));
   }
   luaL_traceback(L, L, msg, 1);
+  trim_traceback(L);
   return 1;
 }
 
@@ -460,4 +492,186 @@ cutelua_status cutelua_global_layout(cutelua_state *S, const char *name,
   q.index = 0;
   q.out = out;
   return lookup_layout(S, &q);
+}
+
+/* ------------------------------------------------ any value into C -- */
+/* The value at -1 into q->value; a string is anchored in the registry so
+ * that its bytes outlive the read (until the next one). */
+typedef struct value_lookup {
+  const char *global;  /* NULL: the value is argument 2 (result `index`) */
+  cutelua_value *out;
+} value_lookup;
+
+static void fill_value(lua_State *L, cutelua_value *v) {
+  cute_tuple t;
+  cute_error err;
+  const cute_layout *l;
+  const cute_composed *c;
+  const cute_swizzle *sw;
+  lua_Integer n;
+  int isint = 0;
+  memset(v, 0, sizeof *v);
+  if ((l = cutelua_testlayout(L, -1)) != NULL) {
+    v->kind = CUTELUA_TLAYOUT;
+    fill_layout(&v->layout, l);
+    memcpy(v->text, v->layout.text, sizeof v->text);
+  } else if ((c = cutelua_testcomposed(L, -1)) != NULL) {
+    v->kind = CUTELUA_TCOMPOSED;
+    fill_layout(&v->layout, &c->layout);
+    v->swizzle = c->sw;
+    v->offset = c->offset;
+    cute_composed_print(c, v->text, sizeof v->text);
+  } else if ((sw = luaL_testudata(L, -1, CUTELUA_SWIZZLE)) != NULL) {
+    v->kind = CUTELUA_TSWIZZLE;
+    v->swizzle = *sw;
+    cute_swizzle_print(*sw, v->text, sizeof v->text);
+  } else if (lua_type(L, -1) == LUA_TNUMBER &&
+             (n = lua_tointegerx(L, -1, &isint), isint)) {
+    v->kind = CUTELUA_TINTEGER;
+    v->integer = (int64_t)n;
+    v->number = (double)n;
+  } else if (lua_type(L, -1) == LUA_TNUMBER) {
+    v->kind = CUTELUA_TNUMBER;
+    v->number = lua_tonumber(L, -1);
+  } else if (lua_type(L, -1) == LUA_TSTRING) {
+    v->kind = CUTELUA_TSTRING;
+    v->string = lua_tolstring(L, -1, &v->length);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "cutelua.value");
+  } else if (lua_type(L, -1) == LUA_TBOOLEAN) {
+    v->kind = CUTELUA_TBOOLEAN;
+    v->boolean = lua_toboolean(L, -1);
+  } else if (lua_isnil(L, -1)) {
+    v->kind = CUTELUA_TNIL;
+  } else if (lua_type(L, -1) == LUA_TTABLE &&
+             cutelua_totuple(L, lua_gettop(L), &t, &err) == CUTE_OK) {
+    v->kind = CUTELUA_TTUPLE;
+    v->tuple = t;
+    cute_tuple_print(&t, v->text, sizeof v->text);
+  } else {
+    v->kind = CUTELUA_TOTHER;
+  }
+  if (v->text[0] == '\0')
+    snprintf(v->text, sizeof v->text, "%s", luaL_typename(L, -1));
+}
+
+static int read_value(lua_State *L) {
+  value_lookup *q = lua_touserdata(L, 1);
+  if (q->global != NULL)
+    lua_getglobal(L, q->global);
+  fill_value(L, q->out);
+  return 0;
+}
+
+static cutelua_status lookup_value(cutelua_state *S, value_lookup *q,
+                                   int index) {
+  lua_State *L = S->L;
+  int lst;
+  if (!lua_checkstack(L, 4))
+    return fail(S, CUTELUA_EMEM, "not enough memory (Lua stack)");
+  lua_pushcfunction(L, read_value);
+  lua_pushlightuserdata(L, q);
+  if (q->global == NULL)
+    lua_pushvalue(L, index);
+  lst = lua_pcall(L, q->global == NULL ? 2 : 1, 0, 0);
+  return lst == LUA_OK ? CUTELUA_OK : failed_call(S, lst, CUTELUA_ERUN);
+}
+
+cutelua_status cutelua_result(cutelua_state *S, int i, cutelua_value *out) {
+  value_lookup q;
+  if (S == NULL || out == NULL)
+    return S == NULL ? CUTELUA_EARG : fail(S, CUTELUA_EARG, "out is NULL");
+  if (i < 1 || i > S->nresults) {
+    char buf[96];
+    snprintf(buf, sizeof buf, "no result %d: the last run returned %d", i,
+             S->nresults);
+    return fail(S, CUTELUA_EARG, buf);
+  }
+  q.global = NULL;
+  q.out = out;
+  return lookup_value(S, &q, i);
+}
+
+cutelua_status cutelua_global(cutelua_state *S, const char *name,
+                              cutelua_value *out) {
+  value_lookup q;
+  if (S == NULL || name == NULL || out == NULL)
+    return S == NULL ? CUTELUA_EARG
+                     : fail(S, CUTELUA_EARG, "name or out is NULL");
+  q.global = name;
+  q.out = out;
+  return lookup_value(S, &q, 0);
+}
+
+/* --------------------------------------------------- values from C -- */
+typedef struct setter {
+  const char *name;
+  int kind;            /* a cutelua_kind */
+  const void *data;
+} setter;
+
+/* The metatables of layouts and tuples exist once cute.core has loaded. */
+static int push_and_set(lua_State *L) {
+  setter *q = lua_touserdata(L, 1);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "cute.core");
+  lua_call(L, 1, 0);
+  switch (q->kind) {
+  case CUTELUA_TINTEGER: lua_pushinteger(L, *(const int64_t *)q->data); break;
+  case CUTELUA_TNUMBER: lua_pushnumber(L, *(const double *)q->data); break;
+  case CUTELUA_TSTRING: lua_pushstring(L, q->data); break;
+  case CUTELUA_TTUPLE: cutelua_pushtuple(L, q->data); break;
+  case CUTELUA_TLAYOUT: cutelua_pushlayout(L, q->data); break;
+  default: cutelua_pushcomposed(L, q->data); break;
+  }
+  lua_setglobal(L, q->name);
+  return 0;
+}
+
+static cutelua_status set_global(cutelua_state *S, const char *name,
+                                 int kind, const void *data) {
+  setter q;
+  int lst;
+  if (S == NULL || name == NULL || data == NULL)
+    return S == NULL ? CUTELUA_EARG
+                     : fail(S, CUTELUA_EARG, "name or value is NULL");
+  if (!lua_checkstack(S->L, 4))
+    return fail(S, CUTELUA_EMEM, "not enough memory (Lua stack)");
+  q.name = name;
+  q.kind = kind;
+  q.data = data;
+  lua_pushcfunction(S->L, push_and_set);
+  lua_pushlightuserdata(S->L, &q);
+  lst = lua_pcall(S->L, 1, 0, 0);
+  return lst == LUA_OK ? CUTELUA_OK : failed_call(S, lst, CUTELUA_ERUN);
+}
+
+cutelua_status cutelua_set_integer(cutelua_state *S, const char *name,
+                                   int64_t v) {
+  return set_global(S, name, CUTELUA_TINTEGER, &v);
+}
+
+cutelua_status cutelua_set_number(cutelua_state *S, const char *name,
+                                  double v) {
+  return set_global(S, name, CUTELUA_TNUMBER, &v);
+}
+
+cutelua_status cutelua_set_string(cutelua_state *S, const char *name,
+                                  const char *s) {
+  return set_global(S, name, CUTELUA_TSTRING, s);
+}
+
+cutelua_status cutelua_set_tuple(cutelua_state *S, const char *name,
+                                 const cute_tuple *t) {
+  return set_global(S, name, CUTELUA_TTUPLE, t);
+}
+
+cutelua_status cutelua_set_layout(cutelua_state *S, const char *name,
+                                  const cute_layout *l) {
+  return set_global(S, name, CUTELUA_TLAYOUT, l);
+}
+
+cutelua_status cutelua_set_composed(cutelua_state *S, const char *name,
+                                    const cute_composed *c) {
+  return set_global(S, name, CUTELUA_TCOMPOSED, c);
 }

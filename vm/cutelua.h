@@ -224,6 +224,69 @@ cutelua_status cutelua_result_layout(cutelua_state *S, int i,
 cutelua_status cutelua_global_layout(cutelua_state *S, const char *name,
                                      cutelua_layout *out);
 
+/* ------------------------------------------------ any value into C -- */
+/* What a script can return, as C data: numbers, strings, booleans, tuples
+ * (Lua tables of integers), layouts, swizzles and swizzled layouts. */
+typedef enum cutelua_kind {
+  CUTELUA_TNIL, CUTELUA_TBOOLEAN, CUTELUA_TINTEGER, CUTELUA_TNUMBER,
+  CUTELUA_TSTRING, CUTELUA_TTUPLE, CUTELUA_TLAYOUT, CUTELUA_TSWIZZLE,
+  CUTELUA_TCOMPOSED,
+  CUTELUA_TOTHER      /* a function, a table that is no tuple, ... */
+} cutelua_kind;
+
+typedef struct cutelua_value {
+  cutelua_kind kind;
+  int boolean;                  /* BOOLEAN                                  */
+  int64_t integer;              /* INTEGER (a float with an integral value  */
+  double number;                /* counts as INTEGER too); NUMBER, INTEGER  */
+  const char *string;           /* STRING: valid until the next call on S   */
+  size_t length;                /*   (may hold NUL bytes: use length)      */
+  cute_tuple tuple;             /* TUPLE                                    */
+  cutelua_layout layout;        /* LAYOUT, and COMPOSED's inner layout      */
+  cute_swizzle swizzle;         /* SWIZZLE, COMPOSED                        */
+  int64_t offset;               /* COMPOSED: Sw o offset o layout           */
+  char text[CUTE_MAX_TEXT];     /* TUPLE, LAYOUT, SWIZZLE, COMPOSED: CuTe
+                                   text; others: the Lua type's name        */
+} cutelua_value;
+
+/* Result i (1-based) of the last run, whatever it is.
+ *     cutelua_value v;
+ *     cutelua_run_string(S, "return cute.layout 'Sw<3,4,3> o 0 o "
+ *                           "(8,64):(64,1)', 42, 'ok', {4, {2, 2}}", 0);
+ *     cutelua_result(S, 1, &v);  // v.kind CUTELUA_TCOMPOSED, v.swizzle
+ *                                // {3,4,3}, v.offset 0, v.layout.text
+ *                                // "(8,64):(64,1)"
+ *     cutelua_result(S, 2, &v);  // CUTELUA_TINTEGER, v.integer 42
+ *     cutelua_result(S, 4, &v);  // CUTELUA_TTUPLE, v.text "(4,(2,2))" */
+cutelua_status cutelua_result(cutelua_state *S, int i, cutelua_value *out);
+
+/* Global variable `name`, whatever it is (CUTELUA_TNIL when unset). */
+cutelua_status cutelua_global(cutelua_state *S, const char *name,
+                              cutelua_value *out);
+
+/* --------------------------------------------------- values from C -- */
+/* Sets global `name` to a value built from C data, without writing Lua
+ * source: the script sees an integer, a number, a string, a tuple table,
+ * a cute.Layout or a swizzled cute.ComposedLayout.
+ *     cute_layout A;
+ *     cute_error err;
+ *     cute_layout_parse(&A, "(4,8):(1,4)", &err);
+ *     cutelua_set_layout(S, "A", &A);
+ *     cutelua_set_integer(S, "n", 2);
+ *     cutelua_run_string(S, "return cute.logical_divide(A, n)", 0); */
+cutelua_status cutelua_set_integer(cutelua_state *S, const char *name,
+                                   int64_t v);
+cutelua_status cutelua_set_number(cutelua_state *S, const char *name,
+                                  double v);
+cutelua_status cutelua_set_string(cutelua_state *S, const char *name,
+                                  const char *s);
+cutelua_status cutelua_set_tuple(cutelua_state *S, const char *name,
+                                 const cute_tuple *t);
+cutelua_status cutelua_set_layout(cutelua_state *S, const char *name,
+                                  const cute_layout *l);
+cutelua_status cutelua_set_composed(cutelua_state *S, const char *name,
+                                    const cute_composed *c);
+
 #ifdef __cplusplus
 }
 #endif

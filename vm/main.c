@@ -176,7 +176,9 @@ static void print_usage(FILE *f) {
           "The global 'cute' is the layout module; help(cute.composition),\n"
           "help \"logical_divide\" or help(value) print the API reference's\n"
           "entry.  LUA_INIT_5_4 or LUA_INIT run first, and the REPL keeps its\n"
-          "history in $CUTELUA_HISTORY (default ~/.cutelua_history).\n",
+          "history in $CUTELUA_HISTORY (default ~/.cutelua_history).  Error\n"
+          "tracebacks leave out the stdlib's frames unless\n"
+          "CUTELUA_TRACEBACK=full.\n",
           PROG_NAME);
   fflush(f);
 }

@@ -1,5 +1,7 @@
 -- spec/browser/pictures.lua OUT -- writes the pictures the browser test
--- renders, a list of screenshots to take (OUT/shots.txt: page, png,
+-- renders (layouts, TV layouts with warp lines and a legend, bank
+-- conflicts, swizzles by bank, MMA atoms, an operation, a 3-D layout),
+-- a list of screenshots to take (OUT/shots.txt: page, png,
 -- width, height, address suffix) and the pixels to check in them
 -- (OUT/probes.json, read by check_png.py).  Where a cell lands comes from
 -- the SVG renderer's own geometry; what colour it must have comes from
@@ -132,6 +134,99 @@ local function page(png, suffix, selected)
 end
 page("mma.png", nil, false)
 page("mma_selected.png", "#p=C&m=0&n=0", true)
+
+-- 5. A TV picture of 256 threads (a tiled MMA of 8 warps, two warp
+-- groups): lanes coloured, lines where the warp changes (thin) and where
+-- the warp group changes (thick), the lane legend below.
+local big = cute.make_tiled_mma(sm80, { 4, 2, 1 })
+shot("warps.svg", "warps.png", big, {}, nil, function(g, m)
+  local C, c = m.panels[3], {}
+  assert(g.cell >= 24, "TV cells large enough for their labels, got "
+    .. g.cell)
+  -- a vertical edge between horizontally adjacent cells of C whose warps
+  -- differ; its warp group decides the line
+  local function edge_probe(group)
+    for r = 0, C.rows - 1 do
+      for col = 0, C.cols - 2 do
+        local a, b = C.cells[r * C.cols + col + 1], C.cells[r * C.cols + col + 2]
+        if a.w ~= b.w and ((a.t // 128 ~= b.t // 128) == group) then
+          local x, y = g.rect(C, r, col)
+          return x + g.cell, y + g.cell // 2 - 5, a, b
+        end
+      end
+    end
+  end
+  for _, group in ipairs { false, true } do
+    local x, y, a, b = edge_probe(group)
+    if x then
+      c[#c + 1] = is(x, y, group and palette.group_line or palette.warp_line,
+        ("the line between T%d and T%d (%s)"):format(a.t, b.t,
+          group and "warp groups" or "warps"))
+    end
+  end
+  local x, y = at(g, C, 0, 0)
+  c[#c + 1] = is(x, y, palette.thread(0), "C(0,0) in lane 0's colour")
+  for _, lane in ipairs { 0, 1, 31 } do
+    local sx = g.pad + (lane % g.per_row) * (g.swatch + 4) + 3
+    local sy = g.legend_top + 18 + (lane // g.per_row) * (g.swatch + 4) + 3
+    c[#c + 1] = is(sx, sy, palette.thread(lane), "legend swatch of lane " .. lane)
+  end
+  return c
+end)
+
+-- 6. A swizzled shared-memory tile coloured by bank: Sw<3,4,3> over 8 rows
+-- of 64 f16; each cell in the colour of its offset's bank.
+local sw_smem = cute.layout "Sw<3,4,3> o 0 o (8,64):(64,1)"
+shot("swizzle_banks.svg", "swizzle_banks.png", sw_smem,
+  { color = "bank", bytes = 2, cell = 16 }, nil, function(g, m)
+    local p, c = m.panels[1], {}
+    for _, rc in ipairs { { 0, 0 }, { 1, 0 }, { 1, 8 }, { 7, 63 } } do
+      local o = sw_smem(rc[1], rc[2])
+      local bank = (o * 2 // 4) % 32
+      local x, y = at(g, p, rc[1], rc[2], 2)
+      c[#c + 1] = is(x, y, palette.bank(bank),
+        ("(%d,%d) offset %d is in bank %d"):format(rc[1], rc[2], o, bank))
+    end
+    return c
+  end)
+
+-- 7. A picture of an operation (HTML): composition (6,2):(8,2) o
+-- (4,3):(3,1), selecting R(1,0) from the address lights it, B's cell of
+-- the same index and A's cell B(index).
+local op = cute.operation("composition", cute.layout "(6,2):(8,2)",
+  cute.layout "(4,3):(3,1)")
+shot("operation.html", "operation.png", op, { cell = 32 }, "#p=R&m=1&n=0",
+  function(g, m)
+    local A, B, R = m.panels[1], m.panels[2], m.panels[3]
+    local c = {}
+    local i = 1                        -- R(1,0) is index 1
+    local b = op.args[2](i)            -- B(1) = 3
+    local x, y = at(g, R, 1, 0)
+    c[#c + 1] = is(x, y, palette.highlight, "R(1,0) selected")
+    x, y = at(g, B, i % B.rows, i // B.rows)
+    c[#c + 1] = is(x, y, palette.highlight, "B's cell 1 lit")
+    x, y = at(g, A, b % A.rows, b // A.rows)
+    c[#c + 1] = is(x, y, palette.highlight, ("A's cell %d = B(1) lit"):format(b))
+    x, y = at(g, R, 0, 1)
+    c[#c + 1] = is(x, y, R.cells[0 * R.cols + 1 + 1].fill,
+      "R(0,1) keeps its colour")
+    x, y = at(g, A, 0, 0)
+    c[#c + 1] = isnt(x, y, palette.highlight, "A(0,0) not lit")
+    return c
+  end)
+
+-- 8. A 3-D layout: one panel per coordinate of mode 2.
+local L3 = cute.layout "(2,3,2):(1,2,6)"
+shot("rank3.svg", "rank3.png", L3, { cell = 32 }, nil, function(g, m)
+  local c = {}
+  assert(#m.panels == 2, "two panels")
+  for k = 0, 1 do
+    local x, y = at(g, m.panels[k + 1], 1, 2)
+    c[#c + 1] = is(x, y, palette.offset(L3(1, 2, k)),
+      ("panel %d cell (1,2) shows offset %d"):format(k, L3(1, 2, k)))
+  end
+  return c
+end)
 
 write("shots.txt", table.concat(shots, "\n") .. "\n")
 

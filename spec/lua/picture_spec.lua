@@ -100,7 +100,7 @@ describe("SVG and HTML pictures", function()
   it("draw one rect per cell, with tooltips and labels", function()
     local s = picture.render(C, "svg", { tile = { 8, 8 } })
     assert.truthy(s:find('^<svg xmlns="http://www.w3.org/2000/svg"'))
-    assert.equal(1 + 64, count(s, "<rect "))
+    assert.equal(1 + 64 + 32, count(s, "<rect "))  -- page, cells, legend
     assert.truthy(s:find("<title>(1,2) T5 V0</title>", 1, true))
     assert.truthy(s:find(">T31</text>", 1, true))
   end)
@@ -211,15 +211,16 @@ describe("cute.show", function()
   it("names what it cannot draw or write", function()
     assert.has_error(function() picture.show(42, "x.svg") end,
       "show: cannot draw number (a layout, TV layout with opts.tile, MMA "
-      .. "atom, tiled MMA, tiled copy or bank_conflicts result)")
+      .. "atom, tiled MMA, tiled copy, cute.operation or bank_conflicts "
+      .. "result)")
     assert.has_error(function() picture.show(C, "x.png") end,
       'show: cannot tell the picture format of "x.png" (use .svg, .html, '
       .. '.tex or .txt, or opts.format)')
     assert.has_error(function() picture.show("SM75_U32x4_LDSM_N", "x.svg") end,
       "show: SM75_U32x4_LDSM_N is a copy atom: draw a tiled copy of it "
       .. "(cute.make_tiled_copy)")
-    assert.has_error(function() picture.render(L "(2,2,2)", "svg") end,
-      "render((2,2,2):(1,2,4)): rank-2 layout expected, got rank 3")
+    -- a rank-3 layout draws (one panel per coordinate of mode 2)
+    assert.truthy(picture.render(L "(2,2,2)", "svg"):find("(_,_,1)", 1, true))
     assert.has_error(function() picture.render(C, "svg", { tile = 8 }) end,
       "render(((4,8),2):((16,1),8)): a TV layout needs its tile shape {M, N} "
       .. "(opts.tile)")

@@ -1,7 +1,8 @@
 /*
  * test_embed.c -- the embedding API (vm/cutelua.h) through libcutelua.so:
- * running code, statuses and messages, layouts read back into C, the memory
- * limit, the instruction budget, and closed io/os.
+ * running code, statuses and messages, layouts and every other value read
+ * back into C, values set from C, the memory limit, the instruction
+ * budget, and closed io/os.
  */
 #define _POSIX_C_SOURCE 200809L  /* mkstemp, fdopen */
 
@@ -213,10 +214,95 @@ static void test_io_flags(void) {
   cutelua_close(S);
 }
 
+static void test_value_readback(void) {
+  cutelua_state *S = cutelua_open(NULL);
+  cutelua_value v;
+  CHECK(cutelua_run_string(S, "local cute = require 'cute'\n"
+                              "return cute.layout 'Sw<3,4,3> o 32 o (8,64):(64,1)',"
+                              " 42, 2.5, 'a\\0b', {4, {2, 2}}, true, nil,"
+                              " cute.swizzle(2, 3, 3), cute.layout '(4,8):(1,4)',"
+                              " print, 8.0, cute.layout '(4,8)':shape()",
+                           NULL) == CUTELUA_OK, "run: %s", cutelua_last_error(S));
+  CHECK(cutelua_nresults(S) == 12, "12 results, got %d", cutelua_nresults(S));
+  CHECK(cutelua_result(S, 1, &v) == CUTELUA_OK, "composed");
+  CHECK(v.kind == CUTELUA_TCOMPOSED && v.swizzle.b == 3 && v.swizzle.m == 4 &&
+        v.swizzle.s == 3 && v.offset == 32, "swizzle and offset");
+  CHECK(strcmp(v.layout.text, "(8,64):(64,1)") == 0, "inner %s", v.layout.text);
+  CHECK(strcmp(v.text, "Sw<3,4,3> o 32 o (8,64):(64,1)") == 0, "text %s", v.text);
+  CHECK(cutelua_result(S, 2, &v) == CUTELUA_OK && v.kind == CUTELUA_TINTEGER &&
+        v.integer == 42, "integer");
+  CHECK(cutelua_result(S, 3, &v) == CUTELUA_OK && v.kind == CUTELUA_TNUMBER &&
+        v.number == 2.5, "number");
+  CHECK(cutelua_result(S, 4, &v) == CUTELUA_OK && v.kind == CUTELUA_TSTRING &&
+        v.length == 3 && memcmp(v.string, "a\0b", 3) == 0, "string with NUL");
+  CHECK(cutelua_result(S, 5, &v) == CUTELUA_OK && v.kind == CUTELUA_TTUPLE &&
+        strcmp(v.text, "(4,(2,2))") == 0 && v.tuple.nleaf == 3, "tuple %s",
+        v.text);
+  CHECK(cutelua_result(S, 6, &v) == CUTELUA_OK && v.kind == CUTELUA_TBOOLEAN &&
+        v.boolean == 1, "boolean");
+  CHECK(cutelua_result(S, 7, &v) == CUTELUA_OK && v.kind == CUTELUA_TNIL, "nil");
+  CHECK(cutelua_result(S, 8, &v) == CUTELUA_OK && v.kind == CUTELUA_TSWIZZLE &&
+        strcmp(v.text, "Sw<2,3,3>") == 0, "swizzle %s", v.text);
+  CHECK(cutelua_result(S, 9, &v) == CUTELUA_OK && v.kind == CUTELUA_TLAYOUT &&
+        v.layout.nleaf == 2 && v.layout.stride[1] == 4, "layout");
+  CHECK(cutelua_result(S, 10, &v) == CUTELUA_OK && v.kind == CUTELUA_TOTHER &&
+        strcmp(v.text, "function") == 0, "other: %s", v.text);
+  CHECK(cutelua_result(S, 11, &v) == CUTELUA_OK && v.kind == CUTELUA_TINTEGER &&
+        v.integer == 8, "an integral float");
+  CHECK(cutelua_result(S, 12, &v) == CUTELUA_OK && v.kind == CUTELUA_TTUPLE &&
+        strcmp(v.text, "(4,8)") == 0, "a shape");
+  CHECK(cutelua_result(S, 13, &v) == CUTELUA_EARG, "no result 13");
+  HAS(cutelua_last_error(S), "no result 13");
+  CHECK(cutelua_run_string(S, "s = 'kept'", NULL) == CUTELUA_OK, "global");
+  CHECK(cutelua_global(S, "s", &v) == CUTELUA_OK && v.kind == CUTELUA_TSTRING &&
+        strcmp(v.string, "kept") == 0, "global string");
+  CHECK(cutelua_global(S, "unset", &v) == CUTELUA_OK && v.kind == CUTELUA_TNIL,
+        "unset global");
+  CHECK(cutelua_global(S, "s", NULL) == CUTELUA_EARG, "NULL out");
+  cutelua_close(S);
+}
+
+static void test_values_in(void) {
+  cutelua_state *S = cutelua_open(NULL);
+  cutelua_value v;
+  cute_layout A;
+  cute_tuple t;
+  cute_composed C;
+  cute_error err;
+  CHECK(cute_layout_parse(&A, "(4,8):(1,4)", &err) == CUTE_OK, "parse");
+  CHECK(cute_tuple_parse(&t, "(2,4)", &err) == CUTE_OK, "parse tuple");
+  CHECK(cutelua_set_layout(S, "A", &A) == CUTELUA_OK, "set layout");
+  CHECK(cutelua_set_tuple(S, "T", &t) == CUTELUA_OK, "set tuple");
+  CHECK(cutelua_set_integer(S, "n", 3) == CUTELUA_OK, "set integer");
+  CHECK(cutelua_set_number(S, "x", 0.5) == CUTELUA_OK, "set number");
+  CHECK(cutelua_set_string(S, "s", "text") == CUTELUA_OK, "set string");
+  C.sw.b = 3; C.sw.m = 4; C.sw.s = 3; C.offset = 0;
+  CHECK(cute_layout_parse(&C.layout, "(8,64):(64,1)", &err) == CUTE_OK, "parse");
+  CHECK(cutelua_set_composed(S, "C", &C) == CUTELUA_OK, "set composed");
+  CHECK(cutelua_run_string(S, "local cute = require 'cute'\n"
+                              "return tostring(cute.logical_divide(A, T)), n + x,"
+                              " s, tostring(C), C(1, 8)", NULL) == CUTELUA_OK,
+        "run: %s", cutelua_last_error(S));
+  CHECK(cutelua_result(S, 1, &v) == CUTELUA_OK &&
+        strcmp(v.string, "((2,2),(4,2)):((1,2),(4,16))") == 0, "divide %s",
+        v.string);
+  CHECK(cutelua_result(S, 2, &v) == CUTELUA_OK && v.number == 3.5, "n + x");
+  CHECK(cutelua_result(S, 3, &v) == CUTELUA_OK && strcmp(v.string, "text") == 0,
+        "string");
+  CHECK(cutelua_result(S, 4, &v) == CUTELUA_OK &&
+        strcmp(v.string, "Sw<3,4,3> o 0 o (8,64):(64,1)") == 0, "composed %s",
+        v.string);
+  CHECK(cutelua_result(S, 5, &v) == CUTELUA_OK && v.integer == 72, "C(1, 8)");
+  CHECK(cutelua_set_layout(S, NULL, &A) == CUTELUA_EARG, "NULL name");
+  cutelua_close(S);
+}
+
 int main(void) {
   test_run_and_errors();
   test_run_file();
   test_layout_readback();
+  test_value_readback();
+  test_values_in();
   test_memory_limit();
   test_instruction_budget();
   test_limits_keep_state();

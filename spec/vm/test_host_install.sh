@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_host_install.sh BUILD_DIR SOURCE_DIR -- installs the build into a
 # temporary prefix, then builds examples/host against it the two ways a host
-# would (pkg-config, find_package) and runs each; also the installed program
-# and the installed `cute` module under a plain lua5.4.
+# would (pkg-config, find_package) and runs each without LD_LIBRARY_PATH
+# (pkg-config's Libs carry an rpath); also the installed program, its help,
+# and the installed `cute` module (and its help) under a plain lua5.4.
 set -u
 . "$(dirname "$0")/lib.sh"
 build=$1
@@ -41,8 +42,8 @@ if command -v pkg-config >/dev/null && command -v make >/dev/null; then
     -f "$src/Makefile" SRC="$src" CFLAGS="-std=c99 -Wall -Wextra -Werror"
   is "host via pkg-config builds" "$rc" "0"
   [ "$rc" -eq 0 ] || echo "$out$err" >&2
-  LD_LIBRARY_PATH=$prefix/lib run "$tmp/pc/host"
-  is "host via pkg-config runs" "$out" "$expected"
+  run env -u LD_LIBRARY_PATH "$tmp/pc/host"
+  is "host via pkg-config runs (rpath, no LD_LIBRARY_PATH)" "$out" "$expected"
 
   # The example at the top of cutelua.h, as written there.
   awk '/^ \*     #include <cutelua.h>/ { on = 1 }
@@ -53,7 +54,7 @@ if command -v pkg-config >/dev/null && command -v make >/dev/null; then
     \$(pkg-config --cflags --libs cutelua)"
   is "cutelua.h example builds" "$rc" "0"
   [ "$rc" -eq 0 ] || echo "$out$err" >&2
-  LD_LIBRARY_PATH=$prefix/lib run "$tmp/pc/doc"
+  run env -u LD_LIBRARY_PATH "$tmp/pc/doc"
   is "cutelua.h example runs" "$out" "(4,8):(1,4) has 2 modes, shape[1] = 8"
 else
   bad "pkg-config or make missing"
@@ -78,11 +79,17 @@ fi
 # -- the installed program and plain-Lua module ---------------------------------
 run "$prefix/bin/cutelua" -e 'print(cute.layout {3, 3})'
 is "installed cutelua" "$out" "(3,3):(1,3)"
+run "$prefix/bin/cutelua" -e 'help "composition"'
+has "installed cutelua has the reference" "$out" '^`cute\.composition\(A, B\)'
 if command -v lua5.4 >/dev/null && [ -e "$prefix/lib/lua/5.4/cute/core.so" ]; then
   LUA_CPATH="$prefix/lib/lua/5.4/?.so" \
   LUA_PATH="$prefix/share/lua/5.4/?.lua;$prefix/share/lua/5.4/?/init.lua" \
     run lua5.4 -e 'print(require("cute").layout "(4,8):(1,4)")'
   is "installed module under lua5.4" "$out" "(4,8):(1,4)"
+  LUA_CPATH="$prefix/lib/lua/5.4/?.so" \
+  LUA_PATH="$prefix/share/lua/5.4/?.lua;$prefix/share/lua/5.4/?/init.lua" \
+    run lua5.4 -e 'print(require("cute.help").text("Layout:shape"))'
+  has "installed module's help" "$out" '^`A:shape\(\) -> tuple`'
 fi
 
 finish

@@ -2,7 +2,8 @@
 # test_repl_tmux.sh CUTELUA -- drives the REPL in a real terminal (tmux) and
 # asserts on the screen: an expression, a multi-line function, an error,
 # Ctrl-C during an endless loop and at a continuation prompt, Tab
-# completion, and history recall after a restart.  Every wait polls the
+# completion (of cute's submodules and methods too), help, and history
+# recall after a restart; -h and --help print the usage.  Every wait polls the
 # screen with a time limit (no fixed sleeps for the outcome).  Exit 77
 # (ctest: skipped) when tmux is missing.
 set -u
@@ -142,6 +143,27 @@ wait_for "Tab completes methods" '^> A:mode$'
 type_line '(1)'
 wait_for "completed method runs" '^8:4$'
 
+wait_prompt "prompt before Tab"
+tm send-keys -t "$S" -l 'cute.ato'
+tm send-keys -t "$S" Tab
+wait_for "Tab completes the submodule cute.atoms" '^> cute\.atoms$'
+type_line '.names[1]'
+wait_for "cute.atoms runs" '^UniversalFMA$'
+wait_prompt "prompt before Tab"
+tm send-keys -t "$S" -l 'cute.cud'
+tm send-keys -t "$S" Tab
+wait_for "Tab completes the submodule cute.cuda" '^> cute\.cuda$'
+type_line '.codegen ~= nil'
+wait_for "cute.cuda runs" '^true$'
+
+type_line 'help(cute.composition)'
+wait_for "help(f) prints the entry's signature" '^`cute\.composition\(A, B\) -> Layout`'
+wait_for "help(f) prints the CuTe spelling" '^CuTe: `composition\(A, B\)`'
+type_line 'help "logical_divide"'
+wait_for "help \"name\" prints the entry" '^`cute\.logical_divide\(A, B\) -> Layout`'
+type_line 'help(A)'
+wait_for "help(value) prints its type's entry" '^A layout `shape:stride`'
+
 type_line 'last_line = "from session 1"'
 wait_prompt "prompt before Ctrl-D"
 tm send-keys -t "$S" C-d
@@ -163,5 +185,13 @@ wait_for "recalled line runs" '^from session 1$'
 wait_prompt "prompt before Ctrl-D"
 tm send-keys -t "$S" C-d
 wait_exit "second session ends"
+
+# -h / --help: the usage on stdout, status 0
+for opt in -h --help; do
+  out=$("$C" "$opt" 2>&1); st=$?
+  [ "$st" -eq 0 ] && ok || bad "$opt exits with $st"
+  has "$opt prints the usage" "$out" '^usage: cutelua \[options\]'
+  has "$opt names help()" "$out" 'help\(cute\.composition\)'
+done
 
 finish

@@ -37,7 +37,10 @@ local modes = tiler.modes
 -- CuTe text or a shape table ({2,2,1}: compact column-major) as a Layout.
 local function as_layout(x)
   if type(x) == "string" then return core.layout(x) end
-  if type(x) == "table" and getmetatable(x) == nil then return core.layout(x) end
+  local mt = getmetatable(x)
+  if type(x) == "table" and (mt == nil or mt == core.metatables.Tuple) then
+    return core.layout(x)
+  end
   return x
 end
 
@@ -138,7 +141,7 @@ function M.mma_atom(spec)
   for k, v in pairs(spec) do a[k] = v end
   a.thr_id, a.A, a.B, a.C = as_layout(spec.thr_id), as_layout(spec.A),
     as_layout(spec.B), as_layout(spec.C)
-  a.shape_mnk = spec.shape_mnk
+  a.shape_mnk = tiler.tuple({ table.unpack(spec.shape_mnk) })
   return a
 end
 
@@ -198,7 +201,7 @@ function TiledMMA:tile_size(i)
 end
 
 function TiledMMA:tile_shape()
-  return { self:tile_size(0), self:tile_size(1), self:tile_size(2) }
+  return tiler.tuple { self:tile_size(0), self:tile_size(1), self:tile_size(2) }
 end
 
 --- CuTe's thrfrg_*: tensor L (I,J,...) -> ((ThrV,(ThrI,ThrJ)),(FrgV,(RestI,
@@ -310,7 +313,7 @@ local function pad3(thr, perm)
     if x == nil then x = _ end
     p[i] = as_layout(x)
   end
-  return thr, p
+  return thr, tiler.mark(p)
 end
 
 --- make_tiled_mma(atom, thr_layout [, permutations]): the atom repeated
@@ -471,7 +474,7 @@ local function copy_of_mma(op, get_tv, m, n)
         .. tiler.typename(mma))
     end
     return tiled_copy(op, atom, mma[get_tv](mma),
-      { mma:tile_size(m), mma:tile_size(n) })
+      tiler.tuple { mma:tile_size(m), mma:tile_size(n) })
   end
 end
 M.make_tiled_copy_A = copy_of_mma("make_tiled_copy_A", "get_layoutA_TV", 0, 2)

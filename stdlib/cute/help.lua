@@ -85,7 +85,8 @@ local function samples(cute)
   return { mma, tiled_mma, tiled_mma:get_slice(0), copy, tiled_copy,
            tiled_copy:get_slice(0),
            cute.bank_conflicts(cute.layout_right { 32, 32 },
-                               cute.layout "(32,32):(1,32)") }
+                               cute.layout "(32,32):(1,32)"),
+           cute.operation("coalesce", cute.layout "4:1") }
 end
 
 -- Adds the type of `mt` and its methods to `out`: the functions of its

@@ -116,7 +116,7 @@ for module, names in pairs {
   ["cute.atom"] = {"mma_atom", "copy_atom", "make_tiled_mma",
                    "make_tiled_copy", "make_tiled_copy_A",
                    "make_tiled_copy_B", "make_tiled_copy_C"},
-  ["cute.picture"] = {"show", "render", "bank_conflicts"},
+  ["cute.picture"] = {"show", "render", "bank_conflicts", "operation"},
 } do
   for _, name in ipairs(names) do cute[name] = forward(module, name) end
 end

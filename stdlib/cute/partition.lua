@@ -108,7 +108,7 @@ function M.flat_coord(T, index, op)
   for i = 1, #shape do
     c[i] = core.crd2idx(leaf_coords(shape[i], stride[i]), shape[i])
   end
-  return c
+  return tiler.tuple(c)
 end
 
 --- The size of each top-level mode of a shape (CuTe's product_each): a
@@ -118,7 +118,7 @@ function M.product_each(shape)
   if type(shape) ~= "table" then return shape end
   local t = {}
   for i = 1, #shape do t[i] = core.size(shape[i]) end
-  return t
+  return tiler.tuple(t)
 end
 
 --- The part of A owned by thread `index` of thread layout thr (a Layout

@@ -53,6 +53,19 @@ function M.tostring(T, depth)
   return "<" .. table.concat(parts, ",") .. ">"
 end
 
+--- t marked as a tuple, so that print(t) gives its CuTe text "(16,8,16)"
+-- in scripts as in the REPL (the metatable of the tuples cute.core
+-- returns; a marked table is still read as a tuple).
+function M.tuple(t)
+  return core.mark_tuple(t)
+end
+
+--- T marked as a tiler: print(T) gives "<_,(8,2,2):(1,16,8),_>".
+local Tiler = { __tostring = function(T) return M.tostring(T) end }
+function M.mark(T)
+  return setmetatable(T, Tiler)
+end
+
 -- Errors.  Misuse found inside the stdlib is raised with error(msg) (level
 -- 1: a position in the stdlib); so is an argument error that a C function
 -- raises at the stdlib's call.  The public functions (M.public) move such

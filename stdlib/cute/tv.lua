@@ -63,7 +63,7 @@ end
 --   thr_coord((2,16,16):(1,2,32), 37) --> {1, 2, 1}
 function M.thr_coord(T, idx)
   local c = partition.flat_coord(T, idx, "thr_coord")
-  return type(c) == "table" and c or { c }
+  return type(c) == "table" and c or tiler.tuple { c }
 end
 
 --- The compose-and-slice partition of paper 3.3.4: data o tv sliced at

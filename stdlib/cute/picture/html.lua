@@ -2,7 +2,8 @@
 -- the SVG inline, a little CSS and a little script, nothing fetched from
 -- the network.  Hovering a cell shows its panel, coordinate, thread,
 -- value, offset (and bank) in a bar at the bottom of the window and
--- highlights every cell of the same thread.  The page's address can select
+-- highlights every cell of the same thread, or, in a picture of an
+-- operation, the operand cells a result cell comes from.  The page's address can select
 -- a cell too: page.html#p=C&m=0&n=4 (p is empty for one-panel pictures).
 local svg = require "cute.picture.svg"
 local palette = require "cute.picture.palette"
@@ -29,6 +30,7 @@ local SCRIPT = [[
     if (d.o !== undefined) s += " offset " + d.o;
     if (d.b !== undefined) s += " bank " + d.b;
     if (d.x !== undefined) s += " " + d.x + " bank conflict";
+    if (d.l) s += " from " + d.l;
     return s;
   }
   function select(r) {
@@ -36,6 +38,11 @@ local SCRIPT = [[
     var d = r.dataset;
     lit = d.t === undefined ? [r] : Array.prototype.slice.call(
       document.querySelectorAll('rect[data-p="' + d.p + '"][data-t="' + d.t + '"]'));
+    (d.l || "").split(" ").forEach(function (ref) {
+      var k = ref.match(/^(\w+):(\d+),(\d+)$/), e = k && document.querySelector(
+        'rect[data-p="' + k[1] + '"][data-m="' + k[2] + '"][data-n="' + k[3] + '"]');
+      if (e) lit.push(e);
+    });
     lit.forEach(function (e) { e.classList.add("hl"); });
     tip.textContent = describe(d);
   }

@@ -11,19 +11,26 @@
 --   cute.show(cute.bank_conflicts(smem, access), "banks.svg")
 --   cute.show("(4,8):(1,4)", "out.svg")   -- text: a layout or an atom name
 --   cute.render(L, "svg")                 -- the document as a string
+--   cute.show(cute.operation("composition", A, B), "op.html")  -- operands
+--                                         -- and result, linked on hover
+--   cute.show(S, "smem.svg", {color = "bank", bytes = 2})   -- by bank
 --
 -- Options: tile {M,N} (draw a rank-2 layout as a TV layout over that
 -- tile), data (the data layout whose offsets a TV picture shows), title,
--- cell (SVG cell size in pixels), format (overrides the extension).
+-- cell (SVG cell size in pixels), format (overrides the extension), color
+-- ("bank" or "chunk": a layout's offsets by shared-memory bank or 16-byte
+-- chunk, elements `bytes` wide, default 2).  Layouts of any rank draw.
 local core = require "cute.core"
 local tiler = require "cute.tiler"
 local atom = require "cute.atom"
 local model = require "cute.picture.model"
 local banks = require "cute.picture.banks"
+local operation = require "cute.picture.operation"
 
 local M = {}
 
 M.bank_conflicts = banks.bank_conflicts
+M.operation = operation.operation
 
 local renderers = {
   svg = function(m, o) return require("cute.picture.svg").render(m, o) end,
@@ -66,6 +73,7 @@ local function build(x, opts, op)
   opts = check_opts(opts, op)
   if type(x) == "string" then x = parse(x) end
   if banks.is_result(x) then return banks.model(x, opts) end
+  if operation.is_operation(x) then return operation.model(x, opts, op) end
   if atom.is_mma_atom(x) or atom.is_tiled_mma(x) then
     return model.mma(x, opts, op)
   end
@@ -78,7 +86,7 @@ local function build(x, opts, op)
     return model.layout(x, opts, op)
   end
   error(("%s: cannot draw %s (a layout, TV layout with opts.tile, MMA "
-    .. "atom, tiled MMA, tiled copy or bank_conflicts result)")
+    .. "atom, tiled MMA, tiled copy, cute.operation or bank_conflicts result)")
     :format(op, tiler.typename(x)))
 end
 

@@ -7,11 +7,15 @@
 --   model = { kind = "layout" | "tv" | "mma" | "copy" | "banks",
 --             title = { line, ... }, panels = { panel, ... } }
 --   panel = { name = "C", rows = 16, cols = 8, row0 = 0, col0 = 0,
+--             axes = { "M", "N" } (names of the row and column axes),
 --             cells = { [r * cols + c + 1] = cell } }
+--   model.legend = { { fill = , text = }, ... } (swatches drawn below)
 --   cell  = { text = { "T0", "V0" } | { "13" }, fill = "#rrggbb",
 --             m = , n =  (the cell's coordinate in its tile), t = , v = ,
---             o = (offset), b = (bank), mark = "2-way" (conflict) }
--- Every panel leaves one cell unit on its top and left for its labels.
+--             o = (offset), b = (bank), mark = "2-way" (conflict),
+--             w = (warp: t // 32), link = "A:3 B:1" (cells it comes from) }
+-- Every panel leaves one cell unit on its top and left for its labels, two
+-- where it names its axes.
 -- TikZ output also reads model.tikz_comments, model.tikz_order and each
 -- panel's tikz = {dr, dc, labels} placement (see cute.picture.tikz).
 local core = require "cute.core"
@@ -22,10 +26,19 @@ local print_m = require "cute.print"
 
 local M = {}
 
-function M.panel(name, rows, cols, row0, col0)
+function M.panel(name, rows, cols, row0, col0, axes)
   return { name = name, rows = rows, cols = cols, row0 = row0 or 0,
-           col0 = col0 or 0, cells = {} }
+           col0 = col0 or 0, axes = axes, cells = {} }
 end
+
+-- The legend of a TV picture: the 32 lane colours.
+local function lane_legend()
+  local items = {}
+  for t = 0, 31 do items[#items + 1] = { fill = palette.thread(t), text = t } end
+  items.title = "lane (thread mod 32); thin lines: warps, thick: warp groups"
+  return items
+end
+M.lane_legend = lane_legend
 
 function M.put(p, r, c, cell)
   cell.m, cell.n = cell.m or r, cell.n or c
@@ -37,30 +50,101 @@ local function cell_text(x)
 end
 
 -- (rows, cols) of a rank <= 2 layout's domain, its cells checked against
--- cute.limits.cells; an error beyond rank 2.
+-- cute.limits.cells (counted without wrapping); an error beyond rank 2.
 M.extent = print_m.extent
 
---- A data layout (or a swizzled ComposedLayout): one cell per coordinate,
--- holding the offset, filled with CuTe's print_latex greys -- or, where
--- opts.highlight(m, n, offset) is true, in thread 0's colour (to show a
--- slice or a tile of the layout).
-function M.layout(L, opts, op)
-  local rows, cols = M.extent(L, op)
-  local p = M.panel("", rows, cols)
+-- The fill of offset o: CuTe's greys, or by shared-memory bank (4-byte
+-- words of 32 banks) or by 16-byte chunk (8 per 128 bytes) when
+-- opts.color says so, elements being opts.bytes wide (default 2).
+local function offset_fill(o, opts)
+  if math.type(o) ~= "integer" then return "#ffffff" end
+  local bytes = opts.bytes or 2
+  if opts.color == "bank" then
+    local b = (o * bytes // 4) % 32
+    return palette.bank(b), b
+  elseif opts.color == "chunk" then
+    return palette.thread((o * bytes // 16) % 8)
+  end
+  return palette.offset(o)
+end
+
+local function color_legend(opts)
+  if opts.color == "bank" then
+    local items = { title = ("bank ((offset * %d bytes / 4) mod 32)")
+      :format(opts.bytes or 2) }
+    for b = 0, 31 do items[b + 1] = { fill = palette.bank(b), text = b } end
+    return items
+  elseif opts.color == "chunk" then
+    local items = { title = ("16-byte chunk ((offset * %d bytes / 16) mod 8)")
+      :format(opts.bytes or 2) }
+    for c = 0, 7 do items[c + 1] = { fill = palette.thread(c), text = c } end
+    return items
+  end
+end
+
+-- One panel of offsets: cell (m, n) holds at(m, n).
+local function offsets_panel(name, rows, cols, row0, col0, at, opts)
+  local p = M.panel(name, rows, cols, row0, col0)
   for m = 0, rows - 1 do
     for n = 0, cols - 1 do
-      local o = cols > 1 and L(m, n) or L(m)
-      local fill = math.type(o) == "integer" and palette.offset(o) or "#ffffff"
+      local o = at(m, n)
+      local fill, bank = offset_fill(o, opts)
       if opts.highlight and opts.highlight(m, n, o) then
         fill = palette.thread(0)
       end
-      M.put(p, m, n, { text = { cell_text(o) }, o = cell_text(o), fill = fill })
+      M.put(p, m, n, { text = { cell_text(o) }, o = cell_text(o), fill = fill,
+        b = bank })
     end
   end
+  return p
+end
+
+-- A layout of rank 3 or more: one (mode 0, mode 1) panel per coordinate
+-- of the remaining modes, left to right, wrapping into rows of panels.
+local function layout_slices(L, opts, op)
+  local shape = L:shape()
+  local rest = {}
+  for i = 3, #shape do rest[#rest + 1] = shape[i] end
+  limits.check("cells", op, limits.product(limits.size(shape[1]),
+    limits.size(shape[2]), limits.size(rest)), "cells", L)
+  local rows, cols = core.size(shape[1]), core.size(shape[2])
+  local nrest = core.size(rest)
+  local per_row = math.max(1, math.min(nrest, 64 // (cols + 2)))
+  local panels = {}
+  for k = 0, nrest - 1 do
+    local crd = core.idx2crd(k, rest)
+    local row0 = (k // per_row) * (rows + 2)
+    local col0 = (k % per_row) * (cols + 2)
+    local name = core.tuple_tostring(crd):gsub("^%((.*)%)$", "%1")
+    panels[#panels + 1] = offsets_panel("(_,_," .. name .. ")", rows, cols,
+      row0, col0, function(m, n)
+        return L(m, n, table.unpack(crd))
+      end, opts)
+  end
+  return { kind = "layouts", source = L,
+           title = { opts.title or tostring(L),
+                     "one panel per coordinate of modes 2.." },
+           legend = color_legend(opts), panels = panels }
+end
+
+--- A data layout (or a swizzled ComposedLayout): one cell per coordinate,
+-- holding the offset, filled with CuTe's print_latex greys (opts.color
+-- "bank" or "chunk": by shared-memory bank or 16-byte chunk) -- or, where
+-- opts.highlight(m, n, offset) is true, in thread 0's colour (to show a
+-- slice or a tile of the layout).  Layouts of rank 3 and more draw one
+-- panel per coordinate of their modes 2, 3, ...
+function M.layout(L, opts, op)
+  if core.rank(L) > 2 then return layout_slices(L, opts, op) end
+  local rows, cols = M.extent(L, op)
+  local p = offsets_panel("", rows, cols, 0, 0, function(m, n)
+    if cols > 1 then return L(m, n) end
+    return L(m)
+  end, opts)
   -- CuTe's print_latex shows a rank-1 layout as (L, 1:0)
   local shown = core.rank(L) == 1 and getmetatable(L) == core.metatables.Layout
     and core.concat(L, core.layout(1, 0)) or L
-  return { kind = "layout", source = L, title = { opts.title or tostring(L) },
+  return { kind = opts.color and "layouts" or "layout", source = L,
+           title = { opts.title or tostring(L) }, legend = color_legend(opts),
            tikz_comments = { "Layout: " .. tostring(shown) }, panels = { p } }
 end
 
@@ -68,20 +152,21 @@ end
 -- its first owner "T# V#" in that thread's colour.  `flip` draws the tile
 -- transposed (an MMA's B, stored (n,k) but drawn k down, n across);
 -- `data` (a layout of the tile) gives the offsets shown on hover.
-function M.tv_panel(name, X, shape, row0, col0, data, flip, op)
+function M.tv_panel(name, X, shape, row0, col0, data, flip, axes, op)
   local I, J = shape[1], shape[2]
   limits.check("cells", op, limits.product(limits.size(I), limits.size(J)),
     "cells", X)
   local owners = tv.owners(X, shape)
-  local p = flip and M.panel(name, J, I, row0, col0)
-    or M.panel(name, I, J, row0, col0)
+  local p = flip and M.panel(name, J, I, row0, col0, axes)
+    or M.panel(name, I, J, row0, col0, axes)
+  p.warps = true
   for j = 0, J - 1 do
     for i = 0, I - 1 do
       local own = owners[i + I * j + 1]
       local cell
       if own then
         cell = { text = { "T" .. own.t, "V" .. own.v }, t = own.t, v = own.v,
-          fill = palette.thread(own.t), m = i, n = j,
+          w = own.t // 32, fill = palette.thread(own.t), m = i, n = j,
           o = data and cell_text(data(i, j)) or nil }
       else
         cell = { text = { "" }, fill = palette.empty, m = i, n = j }
@@ -103,9 +188,10 @@ function M.tv(X, shape, opts, op)
   local title = { opts.title or ("TV layout " .. tostring(X) .. " over "
     .. core.tuple_tostring(shape)) }
   if opts.data then title[2] = "data layout " .. tostring(opts.data) end
-  return { kind = "tv", title = title,
+  return { kind = "tv", title = title, legend = lane_legend(),
            tikz_comments = { "Layout TV: " .. tostring(X) },
-           panels = { M.tv_panel("", X, shape, 0, 0, opts.data, false, op) } }
+           panels = { M.tv_panel("", X, shape, 0, 0, opts.data, false,
+                                 { "M", "N" }, op) } }
 end
 
 --- An MMA atom or tiled MMA: B (K x N) above C (M x N), A (M x K) to the
@@ -127,10 +213,13 @@ function M.mma(x, opts, op)
   local m, n, k = limits.size(Mt), limits.size(Nt), limits.size(Kt)
   limits.check("cells", op, limits.product(k, m + n) + limits.product(m, n),
     "cells", x)
-  local gap = Kt + 2
-  local pA = M.tv_panel("A", A, { Mt, Kt }, gap, 0, nil, false, op)
-  local pB = M.tv_panel("B", B, { Nt, Kt }, 0, gap, nil, true, op)
-  local pC = M.tv_panel("C", C, { Mt, Nt }, gap, gap, nil, false, op)
+  local gap = Kt + 3
+  local pA = M.tv_panel("A", A, { Mt, Kt }, gap, 1, nil, false, { "M", "K" },
+                        op)
+  local pB = M.tv_panel("B", B, { Nt, Kt }, 1, gap, nil, true, { "K", "N" },
+                        op)
+  local pC = M.tv_panel("C", C, { Mt, Nt }, gap, gap, nil, false,
+                        { "M", "N" }, op)
   pA.tikz = { dr = 0, dc = -Kt - 1 }
   pB.tikz = { dr = -Kt - 1, dc = 0 }
   pC.tikz = { labels = "none" }
@@ -139,17 +228,18 @@ function M.mma(x, opts, op)
               "C " .. tostring(C) },
     tikz_comments = { "LayoutC: " .. tostring(C), "LayoutA: " .. tostring(A),
                       "LayoutB: " .. tostring(B) },
-    tikz_order = { 3, 1, 2 }, panels = { pA, pB, pC } }
+    tikz_order = { 3, 1, 2 }, legend = lane_legend(), panels = { pA, pB, pC } }
 end
 
 --- A tiled copy: its source (S) and destination (D) partitionings of one
 -- tile, side by side.
 function M.copy(x, opts, op)
   local shape = x.tiler_mn
-  limits.check("cells", op,
-    limits.product(2, limits.size(shape[1]), limits.size(shape[2])), "cells", x)
+  limits.check("cells", op, limits.product(2, limits.size(shape[1]),
+    limits.size(shape[2])), "cells", x)
   local S, D = x:get_layoutS_TV(), x:get_layoutD_TV()
-  local pD = M.tv_panel("D", D, shape, 0, shape[2] + 3, nil, false, op)
+  local pD = M.tv_panel("D", D, shape, 0, shape[2] + 3, nil, false,
+                        { "M", "N" }, op)
   pD.tikz = { dc = shape[2] + 3, labels = "right" }
   return { kind = "copy",
     title = { opts.title or ("TiledCopy of %s, TiledLayout_TV %s")
@@ -157,7 +247,9 @@ function M.copy(x, opts, op)
       "S " .. tostring(S), "D " .. tostring(D) },
     tikz_comments = { "Layout S TV: " .. tostring(S),
                       "Layout D TV: " .. tostring(D) },
-    panels = { M.tv_panel("S", S, shape, 0, 0, nil, false, op), pD } }
+    legend = lane_legend(),
+    panels = { M.tv_panel("S", S, shape, 0, 0, nil, false, { "M", "N" }, op),
+               pD } }
 end
 
 --- The extent of a model in cell units, labels included:
@@ -165,7 +257,8 @@ end
 function M.bounds(model)
   local r0, c0, r1, c1 = math.huge, math.huge, -math.huge, -math.huge
   for _, p in ipairs(model.panels) do
-    r0, c0 = math.min(r0, p.row0 - 1), math.min(c0, p.col0 - 1)
+    local margin = p.axes and 2 or 1
+    r0, c0 = math.min(r0, p.row0 - margin), math.min(c0, p.col0 - margin)
     r1, c1 = math.max(r1, p.row0 + p.rows), math.max(c1, p.col0 + p.cols)
   end
   return r0, c0, r1, c1

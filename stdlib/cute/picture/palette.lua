@@ -1,7 +1,7 @@
 --- cute.picture.palette -- the colours of the pictures.
 --
--- Threads get one colour each: hues spaced by the golden angle, so that
--- neighbouring threads differ strongly and 256 threads stay distinct.
+-- Lanes get one colour each: hues spaced by the golden angle, so that
+-- neighbouring threads differ strongly; warps are told apart by lines.
 -- Banks (32 of them) walk the hue circle once.  Layout offsets use CuTe's
 -- print_latex greys (TikzColor_BWx8); TikZ output uses CuTe's own 8-colour
 -- thread map (TikzColor_TV), so it matches CuTe's pictures.
@@ -24,10 +24,15 @@ end
 
 local GOLDEN = 0.6180339887498949
 
---- Thread t's fill: thread 0 is a light red, thread 1 a light blue, ...
+--- Thread t's fill, by its lane (t mod 32): lane 0 is a light red, lane
+-- 1 a light blue, ...; warps repeat the 32 colours (the pictures mark warp
+-- and warp-group boundaries with lines instead).
 function M.thread(t)
-  return M.hsl((t * GOLDEN) % 1, 0.65, 0.72)
+  return M.hsl(((t % 32) * GOLDEN) % 1, 0.65, 0.72)
 end
+
+M.warp_line = "#202020"     -- boundary between two warps' cells
+M.group_line = "#000000"    -- boundary between two warp groups' cells
 
 --- Bank b's fill (0..31).
 function M.bank(b)

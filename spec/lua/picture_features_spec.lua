@@ -1,0 +1,166 @@
+-- The pictures' explaining features, from their definitions: TV pictures
+-- mark every change of warp (and warp group) between neighbouring cells
+-- and carry the lane legend; layouts coloured by bank or 16-byte chunk;
+-- layouts of any rank; pictures of operations whose result cells name
+-- the operand cells they come from.
+local cute = require "cute"
+local picture = require "cute.picture"
+local svg = require "cute.picture.svg"
+local palette = require "cute.picture.palette"
+
+local function count(s, pat)
+  return select(2, s:gsub(pat, ""))
+end
+
+describe("TV pictures", function()
+  local mma = cute.make_tiled_mma(cute.mma_atom "SM80_16x8x16_F32F16F16F32_TN",
+                                  { 4, 2, 1 })
+
+  it("draw a line exactly where neighbouring cells change warp", function()
+    local m = picture.model(mma, {})
+    local want = { warp = 0, group = 0 }
+    for _, p in ipairs(m.panels) do
+      for r = 0, p.rows - 1 do
+        for c = 0, p.cols - 1 do
+          local a = p.cells[r * p.cols + c + 1]
+          for _, nb in ipairs { c + 1 < p.cols and p.cells[r * p.cols + c + 2],
+                                r + 1 < p.rows and p.cells[(r + 1) * p.cols + c + 1] } do
+            if nb and a.w and nb.w and a.w ~= nb.w then
+              local k = a.t // 128 ~= nb.t // 128 and "group" or "warp"
+              want[k] = want[k] + 1
+            end
+            if nb and a.w then assert.equal(a.t // 32, a.w) end
+          end
+        end
+      end
+    end
+    assert.is_true(want.warp > 0 and want.group > 0)
+    local s = svg.render(m)
+    assert.equal(want.warp, count(s, 'class="warp"'))
+    assert.equal(want.group, count(s, 'class="group"'))
+  end)
+
+  it("colour threads by lane, name their axes and show the lane legend",
+     function()
+    local m = picture.model(mma, {})
+    for _, p in ipairs(m.panels) do
+      for _, cell in pairs(p.cells) do
+        if cell.t then assert.equal(palette.thread(cell.t % 32), cell.fill) end
+      end
+    end
+    assert.same({ "M", "K" }, m.panels[1].axes)
+    assert.same({ "K", "N" }, m.panels[2].axes)
+    assert.same({ "M", "N" }, m.panels[3].axes)
+    assert.equal(32, #m.legend)
+    local s = svg.render(m)
+    assert.equal(32, count(s, 'class="legend"'))
+    assert.equal(6, count(s, 'class="axis"'))
+    for t = 0, 30 do
+      assert.are_not.equal(palette.thread(t), palette.thread(t + 1))
+    end
+  end)
+
+  it("choose cells large enough for their labels on 64xN atoms", function()
+    local m = picture.model(cute.mma_atom "SM90_64x16x16_F16F16F16_SS", {})
+    local g = svg.geometry(m)
+    assert.is_true(g.cell >= 24, "cell " .. g.cell)
+    assert.truthy(svg.render(m):find(">T127</text>", 1, true))
+  end)
+end)
+
+describe("layouts coloured by bank or chunk", function()
+  local S = cute.layout "Sw<3,4,3> o 0 o (8,64):(64,1)"
+  it("fill each cell with its offset's bank (or 16-byte chunk)", function()
+    for _, bytes in ipairs { 2, 4 } do
+      local mb = picture.model(S, { color = "bank", bytes = bytes })
+      local mc = picture.model(S, { color = "chunk", bytes = bytes })
+      for r = 0, 7 do
+        for c = 0, 63 do
+          local o = S(r, c)
+          local cell = mb.panels[1].cells[r * 64 + c + 1]
+          assert.equal((o * bytes // 4) % 32, cell.b)
+          assert.equal(palette.bank((o * bytes // 4) % 32), cell.fill)
+          assert.equal(palette.thread((o * bytes // 16) % 8),
+                       mc.panels[1].cells[r * 64 + c + 1].fill)
+        end
+      end
+      assert.equal(32, #mb.legend)
+      assert.equal(8, #mc.legend)
+    end
+  end)
+end)
+
+describe("layouts of any rank", function()
+  it("draw one (mode 0, mode 1) panel per coordinate of the other modes",
+     function()
+    for _, text in ipairs { "(2,3,2):(1,2,6)", "(2,2,(2,3)):(1,2,(4,8))",
+                            "(3,1,2,2):(1,0,3,6)" } do
+      local L = cute.layout(text)
+      local s = L:shape()
+      local rest = { table.unpack(s, 3) }
+      local m = picture.model(L, {})
+      assert.equal(cute.size(rest), #m.panels)
+      for k, p in ipairs(m.panels) do
+        local crd = cute.idx2crd(k - 1, rest)
+        for r = 0, p.rows - 1 do
+          for c = 0, p.cols - 1 do
+            assert.equal(tostring(L(r, c, table.unpack(crd))),
+                         p.cells[r * p.cols + c + 1].o)
+          end
+        end
+      end
+      assert.truthy(picture.render(L, "txt"):find("(_,_,", 1, true))
+    end
+  end)
+end)
+
+describe("pictures of operations", function()
+  it("link each result cell of a composition to B(i) and A(B(i))", function()
+    local rng = 7
+    local function rand(n) rng = (rng * 1103515245 + 12345) % 2147483648 return rng % n end
+    local tried = 0
+    while tried < 200 do
+      local A = cute.layout({ rand(4) + 1, rand(4) + 1 }, { rand(5), rand(9) })
+      local B = cute.layout({ rand(3) + 1, rand(3) + 1 }, { rand(3), rand(4) })
+      local ok, op = pcall(cute.operation, "composition", A, B)
+      if ok and cute.cosize(B) <= cute.size(A) then
+        tried = tried + 1
+        local m = picture.model(op, {})
+        local pA, pB, pR = m.panels[1], m.panels[2], m.panels[3]
+        for _, cell in pairs(pR.cells) do
+          local i, b = cell.i, B(cell.i)
+          local want = ("B:%d,%d A:%d,%d"):format(i % pB.rows, i // pB.rows,
+            b % pA.rows, b // pA.rows)
+          assert.equal(want, cell.link)
+          assert.equal(tostring(A(b)), cell.o)
+        end
+      end
+    end
+  end)
+
+  it("link the cells of a divide or product by offset", function()
+    local A = cute.layout "(4,8):(1,4)"
+    for _, name in ipairs { "logical_divide", "zipped_divide",
+                            "blocked_product", "raked_product" } do
+      local op = cute.operation(name, A, cute.layout "(2,2):(1,2)")
+      local m = picture.model(op, {})
+      local pA, pR = m.panels[1], m.panels[#m.panels]
+      for _, cell in pairs(pR.cells) do
+        for ref in cell.link:gmatch("%S+") do
+          local r, c = ref:match("^A:(%d+),(%d+)$")
+          assert.equal(cell.o, pA.cells[tonumber(r) * pA.cols + tonumber(c) + 1].o)
+        end
+      end
+    end
+    assert.equal("logical_divide((4,8):(1,4), 2) = (2,16):(1,2)",
+                 tostring(cute.operation("logical_divide", A, 2)))
+  end)
+
+  it("refuse what is not an operation of cute", function()
+    assert.has_error(function() cute.operation("nope", 1) end,
+      "operation: nope is not a function of cute (composition, "
+      .. "logical_divide, blocked_product, ...)")
+    assert.has_error(function() cute.operation("size", cute.layout "4:1") end,
+      "operation: size returns a number, not a layout to draw")
+  end)
+end)
