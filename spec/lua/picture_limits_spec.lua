@@ -65,6 +65,19 @@ describe("picture and print_layout cell limit", function()
       end
     end
 
+    it("in a rank-3 layout's panels and an operation's three layouts",
+       function()
+      for _, text in ipairs { "(65536,65536,4294967296):(0,0,0)",
+                              "(2,2,4611686018427387904):(0,0,0)" } do
+        assert.matches("cells exceed the limit",
+          msg(cute.render, cute.layout(text), "svg"), 1, true)
+      end
+      local big = cute.layout "4611686018427387904:0"
+      local op = cute.operation("coalesce", big)  -- 2 x 2^62 cells: 2^63
+      assert.matches("9.22e+18 cells exceed the limit",
+        msg(cute.render, op, "svg"), 1, true)
+    end)
+
     it("in a TV picture's tile, an MMA's and a copy's tiles", function()
       for _, tile in ipairs { { 4294967296, 4294967296 },
                               { 3037000500, 3037000500 },
