@@ -68,6 +68,10 @@ void cute_error_prefix(cute_error *err, const char *op, ...)
  * message keeping its end. */
 void cute_error_note(cute_error *err, const char *note);
 
+/* "lane=4 -> (0, 3)": basis k of A as Triton prints it, for messages
+ * (linear.c). */
+void cute_linear_describe(const cute_linear *A, int k, char *buf, size_t cap);
+
 /* Overflow error shorthand. */
 #define CUTE_OVERFLOW(err, what) \
   cute_fail((err), CUTE_EOVERFLOW, "%s: 64-bit overflow", (what))

@@ -175,12 +175,14 @@ static int l_now_ms(lua_State *L)
 static int l_cache(lua_State *L)
 {
   static const char *const modes[] = {"disk", "memory", "off", NULL};
-  if (!lua_isnoneornil(L, 1))
-    cute_cuda_cache_configure((cute_cuda_cache_mode)luaL_checkoption(
-                                  L, 1, NULL, modes),
-                              luaL_optstring(L, 2, NULL));
+  char dir[CUTE_CUDA_CACHE_DIR_MAX + 1];
+  if (!lua_isnoneornil(L, 1)) {
+    int m = luaL_checkoption(L, 1, NULL, modes);
+    TRY(L, cute_cuda_cache_configure((cute_cuda_cache_mode)m,
+                                     luaL_optstring(L, 2, NULL), ERR));
+  }
   lua_pushstring(L, modes[cute_cuda_cache_mode_get()]);
-  lua_pushstring(L, cute_cuda_cache_dir());
+  lua_pushstring(L, cute_cuda_cache_dir(dir));
   return 2;
 }
 
@@ -682,6 +684,7 @@ static int l_device_headers(lua_State *L)
 
 int luaopen_cute_cuda_core(lua_State *L)
 {
+  int i;
   static const luaL_Reg fns[] = {
     {"available", l_available}, {"device", l_device},
     {"nvrtc_version", l_nvrtc_version}, {"timings", l_timings},
@@ -697,6 +700,21 @@ int luaopen_cute_cuda_core(lua_State *L)
   cuda_lua_open_buffer(L);
   lua_pushstring(L, cute_cuda_prelude);
   lua_setfield(L, -2, "prelude");
+  /* dtypes = {f32 = {size =, ctype =, device =, float =}, ...}: cuda/'s
+   * one table of element types, for the stdlib to read */
+  lua_createtable(L, 0, CUTE_DTYPE_COUNT);
+  for (i = 0; i < CUTE_DTYPE_COUNT; i++) {
+    lua_createtable(L, 0, 4);
+    cuda_lua_setint(L, "size", cute_cuda_dtype_size((cute_cuda_dtype)i));
+    lua_pushstring(L, cute_cuda_dtype_ctype((cute_cuda_dtype)i));
+    lua_setfield(L, -2, "ctype");
+    lua_pushstring(L, cute_cuda_dtype_device_type((cute_cuda_dtype)i));
+    lua_setfield(L, -2, "device");
+    lua_pushboolean(L, cute_cuda_dtype_is_float((cute_cuda_dtype)i));
+    lua_setfield(L, -2, "float");
+    lua_setfield(L, -2, cute_cuda_dtype_name((cute_cuda_dtype)i));
+  }
+  lua_setfield(L, -2, "dtypes");
   /* limits = {check, includes, include_depth}: cute_cuda.h's, to read */
   lua_createtable(L, 0, 3);
   cuda_lua_setint(L, "check", CUTE_CUDA_MAX_CHECK);

@@ -8,6 +8,8 @@
  */
 #include "lua_internal.h"
 
+#include <string.h>
+
 /* ---------------------------------------------------- read-only views -- */
 /* A script must not change what every layout of the state does (set __gc
  * or __index, replace a method): it would break all later runs in the
@@ -169,6 +171,51 @@ static void push_limits(lua_State *L)
   lua_setfield(L, -2, "limits");
 }
 
+/* Is the frame ar a Lua function of the stdlib: a chunk whose source
+ * starts with dir (n bytes), the directory of cute/error.lua? */
+static int in_stdlib(const lua_Debug *ar, const char *dir, size_t n)
+{
+  return ar->what[0] != 'C' && strncmp(ar->source, dir, n) == 0;
+}
+
+/* core.raise(msg), called by cute/error.lua only: raises msg at the line
+ * that called into the stdlib, wherever in it the error was found, so no
+ * stdlib function counts levels or re-raises.  The chunks sharing
+ * error.lua's directory ("@stdlib/cute/", "@/usr/share/lua/5.4/cute/")
+ * are the stdlib; the walk goes up past their frames and past C
+ * functions they called (pcall, table.sort).  The first other frame is the
+ * caller: a Lua line puts "file:line: " before msg; a C caller (the user's
+ * pcall(cute.f, ...)) puts nothing, as luaL_error does.  Needs no debug
+ * library: a sandboxed state gets the same positions. */
+static int core_raise(lua_State *L)
+{
+  lua_Debug ar, up;
+  const char *dir;
+  size_t n;
+  int level = 2;
+  luaL_checkstring(L, 1);
+  lua_settop(L, 1);
+  if (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "S", &ar))
+    return lua_error(L);
+  dir = ar.source;
+  n = strrchr(dir, '/') ? (size_t)(strrchr(dir, '/') - dir) + 1 : 0;
+  for (;; level++) {
+    if (!lua_getstack(L, level, &ar)) return lua_error(L);
+    lua_getinfo(L, "Sl", &ar);
+    if (in_stdlib(&ar, dir, n)) continue;
+    if (ar.what[0] == 'C' && lua_getstack(L, level + 1, &up) &&
+        lua_getinfo(L, "S", &up) && in_stdlib(&up, dir, n))
+      continue;
+    break;
+  }
+  if (ar.currentline > 0) {
+    lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+    lua_insert(L, 1);
+    lua_concat(L, 2);
+  }
+  return lua_error(L);
+}
+
 int luaopen_cute_core(lua_State *L)
 {
   luaL_checkversion(L);
@@ -177,9 +224,12 @@ int luaopen_cute_core(lua_State *L)
   cutelua_open_layout(L);
   cutelua_open_swizzle(L);
   cutelua_open_algebra(L);
+  cutelua_open_linear(L);
   push_metatables(L);
   push_limits(L);
   lua_pushcfunction(L, mark_tuple);
   lua_setfield(L, -2, "mark_tuple");
+  lua_pushcfunction(L, core_raise);
+  lua_setfield(L, -2, "raise");
   return 1;
 }

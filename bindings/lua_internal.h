@@ -15,6 +15,7 @@ void cutelua_open_tuple(lua_State *L);
 void cutelua_open_layout(lua_State *L);
 void cutelua_open_algebra(lua_State *L);
 void cutelua_open_swizzle(lua_State *L);
+void cutelua_open_linear(lua_State *L);
 
 /* Registers metatable `name` with metamethods `meta` and, as its __index,
  * a table of methods (may be NULL); scripts see it through a read-only

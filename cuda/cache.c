@@ -2,27 +2,35 @@
  * cache.c -- the content-addressed kernel cache.
  *
  * A key is the SHA-256 of everything that determines the binary (source,
- * the user headers it includes, options, kernel names, NVRTC version,
- * architecture; compile.c builds it).  A program whose includes cannot all
- * be found (includes.c) is kept in memory only, never on disk.
+ * named headers, every file under the caller's include directories,
+ * options, kernel names, NVRTC version, architecture; compile.c and
+ * includes.c build it).  A program whose include directories are too big
+ * to hash is kept in memory only, never on disk.
  * Entries live in memory for the process and, in disk mode, under
  *     <dir>/kernels/<first two hex digits>/<key>.bin   header + image
  *                                          <key>.cu    the source
  *                                          <key>.log   NVRTC's log
  * Each file is written to a temporary name and renamed into place, so a
- * reader sees a whole file or none; the .bin goes last and its header gives
- * the image size, so a torn or foreign file reads as a miss (and is then
- * rewritten), never as a wrong kernel.
+ * reader sees a whole file or none.  A .bin is served only when it is what
+ * the request asked for: its header names the request's key, architecture,
+ * kind and kernel count, and its checksum (SHA-256 of the header above it
+ * and of the image) matches; anything else -- torn, edited, foreign, from
+ * another version -- reads as a miss and is rewritten.
  *
  * The .bin header (text, then the image bytes):
- *     cutelua-kernel 1\n kind cubin|ptx\n arch sm_90\n names N\n
- *     <name> <lowered>\n ... size <bytes>\n <image>
+ *     cutelua-kernel 2\n key <64 hex>\n kind cubin|ptx\n arch sm_90\n
+ *     names N\n <i> <lowered>\n ... size <bytes>\n sha256 <64 hex>\n <image>
+ *
+ * Threads: the settings, the in-memory entries and the counters are shared
+ * by every thread of the process and guarded by one mutex; file work runs
+ * outside it on a copy of the directory taken under it.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "cute_cuda_internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,24 +44,54 @@ typedef struct mem_entry {
   cute_cuda_binary bin;
 } mem_entry;
 
+/* The directory's room: CUTE_CUDA_CACHE_DIR_MAX characters and a NUL. */
+typedef char cache_dir[CUTE_CUDA_CACHE_DIR_MAX + 1];
+
 static struct {
   int configured;
   cute_cuda_cache_mode mode;
-  char dir[1024];
+  cache_dir dir;
+  char refused[160];   /* why $CUTELUA_CACHE_DIR was refused, or ""     */
   mem_entry *mem;
   unsigned tmp_counter;
 } C;
 
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* --------------------------------------------------------- configuration -- */
-static void default_dir(char *out, size_t cap)
+/* A directory longer than the room is refused, never cut: a cut path is
+ * another directory, and the cache would be written there. */
+static int fits(const char *what, const char *dir, char *why, size_t cap)
+{
+  size_t n = strlen(dir);
+  if (n <= CUTE_CUDA_CACHE_DIR_MAX) return 1;
+  snprintf(why, cap, "cute.cuda: %s is %lu characters long, more "
+           "than the %d allowed", what, (unsigned long)n,
+           CUTE_CUDA_CACHE_DIR_MAX);
+  return 0;
+}
+
+/* The default directory into out; 0 (and a message in C.refused) when
+ * $CUTELUA_CACHE_DIR is too long.  Derived defaults that do not fit
+ * ($XDG_CACHE_HOME or $HOME too long) fall back to /tmp/cutelua. */
+static int default_dir(cache_dir out)
 {
   const char *d = getenv("CUTELUA_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME");
   const char *home = getenv("HOME");
-  if (d && *d) snprintf(out, cap, "%s", d);
-  else if (x && *x) snprintf(out, cap, "%s/cutelua", x);
-  else snprintf(out, cap, "%s/.cache/cutelua", home && *home ? home : "/tmp");
+  char buf[2 * CUTE_CUDA_CACHE_DIR_MAX];
+  if (d && *d) {
+    if (!fits("$CUTELUA_CACHE_DIR", d, C.refused, sizeof C.refused)) return 0;
+    strcpy(out, d);
+    return 1;
+  }
+  if (x && *x) snprintf(buf, sizeof buf, "%.1023s/cutelua", x);
+  else snprintf(buf, sizeof buf, "%.1023s/.cache/cutelua",
+                home && *home ? home : "/tmp");
+  strcpy(out, strlen(buf) <= CUTE_CUDA_CACHE_DIR_MAX ? buf : "/tmp/cutelua");
+  return 1;
 }
 
+/* Call with the lock held. */
 static void ensure_configured(void)
 {
   const char *m;
@@ -63,31 +101,79 @@ static void ensure_configured(void)
   C.mode = CUTE_CUDA_CACHE_DISK;
   if (m && strcmp(m, "off") == 0) C.mode = CUTE_CUDA_CACHE_OFF;
   if (m && strcmp(m, "memory") == 0) C.mode = CUTE_CUDA_CACHE_MEMORY;
-  default_dir(C.dir, sizeof C.dir);
+  default_dir(C.dir);
 }
 
-void cute_cuda_cache_configure(cute_cuda_cache_mode mode, const char *dir)
+cute_cuda_status cute_cuda_cache_configure(cute_cuda_cache_mode mode,
+                                           const char *dir,
+                                           cute_cuda_error *err)
 {
+  char why[160];
+  if (dir && !fits("the cache directory", dir, why, sizeof why))
+    return cucu_fail(err, CUTE_CUDA_EINVAL, "%s", why);
+  pthread_mutex_lock(&lock);
   ensure_configured();
   C.mode = mode;
-  if (dir) snprintf(C.dir, sizeof C.dir, "%s", dir);
-  else default_dir(C.dir, sizeof C.dir);
+  C.refused[0] = 0;
+  if (dir) strcpy(C.dir, dir);
+  else default_dir(C.dir);
+  pthread_mutex_unlock(&lock);
+  return CUTE_CUDA_OK;
 }
 
-cute_cuda_cache_mode cute_cuda_cache_mode_get(void)
+/* A copy of the settings, taken under the lock. */
+static cute_cuda_cache_mode settings(cache_dir dir)
 {
+  cute_cuda_cache_mode m;
+  pthread_mutex_lock(&lock);
   ensure_configured();
-  return C.mode;
+  m = C.mode;
+  if (dir) memcpy(dir, C.dir, sizeof C.dir);
+  pthread_mutex_unlock(&lock);
+  return m;
 }
 
-const char *cute_cuda_cache_dir(void)
+cute_cuda_cache_mode cute_cuda_cache_mode_get(void) { return settings(NULL); }
+
+const char *cute_cuda_cache_dir(char out[CUTE_CUDA_CACHE_DIR_MAX + 1])
 {
-  ensure_configured();
-  return C.dir;
+  settings(out);
+  return out;
 }
 
-void cute_cuda_stats_get(cute_cuda_stats *s) { *s = cucu_stats; }
-void cute_cuda_stats_reset(void) { memset(&cucu_stats, 0, sizeof cucu_stats); }
+cute_cuda_status cucu_cache_ready(cute_cuda_error *err)
+{
+  char why[sizeof C.refused];
+  pthread_mutex_lock(&lock);
+  ensure_configured();
+  memcpy(why, C.refused, sizeof why);
+  pthread_mutex_unlock(&lock);
+  if (why[0] == 0) return CUTE_CUDA_OK;
+  return cucu_fail(err, CUTE_CUDA_EINVAL, "%s (set it to a shorter path, or "
+                   "configure the cache with another directory)", why);
+}
+
+void cute_cuda_stats_get(cute_cuda_stats *s)
+{
+  pthread_mutex_lock(&lock);
+  *s = cucu_stats;
+  pthread_mutex_unlock(&lock);
+}
+
+void cute_cuda_stats_reset(void)
+{
+  pthread_mutex_lock(&lock);
+  memset(&cucu_stats, 0, sizeof cucu_stats);
+  pthread_mutex_unlock(&lock);
+}
+
+void cucu_stats_add(long *counter, long n, double ms)
+{
+  pthread_mutex_lock(&lock);
+  if (counter) *counter += n;
+  cucu_stats.nvrtc_ms += ms;
+  pthread_mutex_unlock(&lock);
+}
 
 /* ---------------------------------------------------------------- memory -- */
 static int binary_copy(cute_cuda_binary *d, const cute_cuda_binary *s)
@@ -114,11 +200,16 @@ static int binary_copy(cute_cuda_binary *d, const cute_cuda_binary *s)
 
 void cute_cuda_cache_forget_memory(void)
 {
-  while (C.mem) {
-    mem_entry *e = C.mem;
-    C.mem = e->next;
+  mem_entry *e;
+  pthread_mutex_lock(&lock);
+  e = C.mem;
+  C.mem = NULL;
+  pthread_mutex_unlock(&lock);
+  while (e) {
+    mem_entry *next = e->next;
     cute_cuda_binary_free(&e->bin);
     free(e);
+    e = next;
   }
 }
 
@@ -154,9 +245,12 @@ static int write_atomic(const char *path, const void *a, size_t na,
 {
   char tmp[1300];
   FILE *f;
+  unsigned n;
   int ok;
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
-           C.tmp_counter++);
+  pthread_mutex_lock(&lock);
+  n = C.tmp_counter++;
+  pthread_mutex_unlock(&lock);
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), n);
   if ((f = fopen(tmp, "wb")) == NULL) return -1;
   ok = fwrite(a, 1, na, f) == na && (nb == 0 || fwrite(b, 1, nb, f) == nb);
   ok = (fclose(f) == 0) && ok;
@@ -172,15 +266,19 @@ static int write_atomic(const char *path, const void *a, size_t na,
  * and gcc's -Wformat-truncation quiet.) */
 static void disk_failed(const char *path)
 {
-  const char *why = strerror(errno);
+  char why[64];
+  snprintf(why, sizeof why, "%s", strerror(errno));
+  pthread_mutex_lock(&lock);
   if (cucu_stats.disk_errors++ == 0)
     snprintf(cucu_stats.disk_error, sizeof cucu_stats.disk_error,
-             "cannot write the kernel cache at %.180s: %s", path, why);
+             "cannot write the kernel cache at %.150s: %.60s", path, why);
+  pthread_mutex_unlock(&lock);
 }
 
-static void entry_path(char *out, size_t cap, const char *key, const char *ext)
+static void entry_path(char *out, size_t cap, const char *dir,
+                       const char *key, const char *ext)
 {
-  snprintf(out, cap, "%s/kernels/%.2s/%s%s", C.dir, key, key, ext);
+  snprintf(out, cap, "%s/kernels/%.2s/%s%s", dir, key, key, ext);
 }
 
 /* ------------------------------------------------------------ .bin files -- */
@@ -194,22 +292,54 @@ static const char *next_line(const char *p, const char *end, char *line,
   return (p < end && *p == '\n') ? p + 1 : NULL;
 }
 
-static int parse_bin(const char *data, size_t size, cute_cuda_binary *b)
+/* The header of binary b as the .bin holds it, up to its checksum line. */
+static void bin_header(cute_cuda_text *h, const cute_cuda_binary *b)
 {
-  const char *p = data, *end = data + size;
-  char line[1200], kind[16], a[600], l[600];
+  int i;
+  cute_cuda_text_printf(h, "cutelua-kernel 2\nkey %s\nkind %s\narch %s\n"
+                        "names %d\n", b->key, b->is_cubin ? "cubin" : "ptx",
+                        b->arch, b->nnames);
+  for (i = 0; i < b->nnames; i++)
+    cute_cuda_text_printf(h, "%d %s\n", i, b->lowered[i]);
+  cute_cuda_text_printf(h, "size %llu\n", (unsigned long long)b->size);
+}
+
+/* SHA-256 of header and image, hex. */
+static void checksum(const char *head, size_t nhead, const char *image,
+                     size_t nimage, char hex[65])
+{
+  cucu_sha256 h;
+  cucu_sha256_init(&h);
+  cucu_sha256_update(&h, head, nhead);
+  cucu_sha256_update(&h, image, nimage);
+  cucu_sha256_hex(&h, hex);
+}
+
+/* Fills b from a .bin when it is the entry `want` asks for (key, arch,
+ * kind, kernel count) and its checksum holds. */
+static int parse_bin(const char *data, size_t size,
+                     const cute_cuda_binary *want, cute_cuda_binary *b)
+{
+  const char *p = data, *end = data + size, *sum_line;
+  char line[1200], kind[16], key[80], a[600], l[600], sum[80], hex[65];
   unsigned long long n;
   int i, names;
   if (!(p = next_line(p, end, line, sizeof line)) ||
-      strcmp(line, "cutelua-kernel 1") != 0 ||
+      strcmp(line, "cutelua-kernel 2") != 0 ||
+      !(p = next_line(p, end, line, sizeof line)) ||
+      sscanf(line, "key %79s", key) != 1 || strcmp(key, want->key) != 0 ||
       !(p = next_line(p, end, line, sizeof line)) ||
       sscanf(line, "kind %15s", kind) != 1 ||
       !(p = next_line(p, end, line, sizeof line)) ||
       sscanf(line, "arch %15s", b->arch) != 1 ||
+      strcmp(b->arch, want->arch) != 0 ||
       !(p = next_line(p, end, line, sizeof line)) ||
-      sscanf(line, "names %d", &names) != 1 || names < 0 || names > 64)
+      sscanf(line, "names %d", &names) != 1 || names != want->nnames)
     return 0;
   b->is_cubin = strcmp(kind, "cubin") == 0;
+  if (b->is_cubin != want->is_cubin ||
+      (!b->is_cubin && strcmp(kind, "ptx") != 0))
+    return 0;
   b->lowered = calloc((size_t)names + 1, sizeof(char *));
   if (b->lowered == NULL) return 0;
   for (i = 0; i < names; i++) {
@@ -220,8 +350,14 @@ static int parse_bin(const char *data, size_t size, cute_cuda_binary *b)
     b->nnames = i + 1;
   }
   if (!(p = next_line(p, end, line, sizeof line)) ||
-      sscanf(line, "size %llu", &n) != 1 || (size_t)(end - p) != n)
+      sscanf(line, "size %llu", &n) != 1)
     return 0;
+  sum_line = p;
+  if (!(p = next_line(p, end, line, sizeof line)) ||
+      sscanf(line, "sha256 %79s", sum) != 1 || (size_t)(end - p) != n)
+    return 0;
+  checksum(data, (size_t)(sum_line - data), p, n, hex);
+  if (strcmp(hex, sum) != 0) return 0;
   if ((b->image = malloc(n + 1)) == NULL) return 0;
   memcpy(b->image, p, n);
   b->image[n] = 0;
@@ -229,87 +365,112 @@ static int parse_bin(const char *data, size_t size, cute_cuda_binary *b)
   return 1;
 }
 
-static int disk_get(const char *key, cute_cuda_binary *out)
+static int disk_get(const char *dir, const cute_cuda_binary *want,
+                    cute_cuda_binary *out)
 {
   char path[1300];
   size_t n = 0;
   char *data;
   int ok;
-  entry_path(path, sizeof path, key, ".bin");
+  entry_path(path, sizeof path, dir, want->key, ".bin");
   if ((data = cucu_read_file(path, &n)) == NULL) return 0;
   memset(out, 0, sizeof *out);
-  ok = parse_bin(data, n, out);
+  ok = parse_bin(data, n, want, out);
   free(data);
   if (ok) {
     size_t ln = 0;
-    entry_path(path, sizeof path, key, ".log");
+    entry_path(path, sizeof path, dir, want->key, ".log");
     out->log = cucu_read_file(path, &ln);
     if (out->log == NULL) out->log = cucu_strdup("");
-    memcpy(out->key, key, 65);
+    memcpy(out->key, want->key, 65);
     ok = out->log != NULL;
   }
   if (!ok) cute_cuda_binary_free(out);
   return ok;
 }
 
-static void disk_put(const cute_cuda_binary *b, const char *source)
+static void disk_put(const char *dir, const cute_cuda_binary *b,
+                     const char *source)
 {
-  char path[1300];
+  char path[1300], hex[65];
   cute_cuda_text h = {0};
-  int i;
-  snprintf(path, sizeof path, "%s/kernels/%.2s", C.dir, b->key);
+  snprintf(path, sizeof path, "%s/kernels/%.2s", dir, b->key);
   if (mkdirs(path) != 0) {
     disk_failed(path);
     return;
   }
-  entry_path(path, sizeof path, b->key, ".cu");
+  entry_path(path, sizeof path, dir, b->key, ".cu");
   if (write_atomic(path, source, strlen(source), NULL, 0) != 0) {
     disk_failed(path);
     return;
   }
-  entry_path(path, sizeof path, b->key, ".log");
+  entry_path(path, sizeof path, dir, b->key, ".log");
   write_atomic(path, b->log, strlen(b->log), NULL, 0);
-  cute_cuda_text_printf(&h, "cutelua-kernel 1\nkind %s\narch %s\nnames %d\n",
-                        b->is_cubin ? "cubin" : "ptx", b->arch, b->nnames);
-  for (i = 0; i < b->nnames; i++)
-    cute_cuda_text_printf(&h, "%d %s\n", i, b->lowered[i]);
-  cute_cuda_text_printf(&h, "size %llu\n", (unsigned long long)b->size);
-  entry_path(path, sizeof path, b->key, ".bin");
+  bin_header(&h, b);
+  if (!h.oom) {
+    checksum(h.s, h.len, b->image, b->size, hex);
+    cute_cuda_text_printf(&h, "sha256 %s\n", hex);
+  }
+  entry_path(path, sizeof path, dir, b->key, ".bin");
   if (!h.oom && write_atomic(path, h.s, h.len, b->image, b->size) == 0)
-    cucu_stats.disk_writes++;
+    cucu_stats_add(&cucu_stats.disk_writes, 1, 0);
   else if (!h.oom)
     disk_failed(path);
   cute_cuda_text_free(&h);
 }
 
 /* ------------------------------------------------------------ interface -- */
+/* Takes e into the list, unless an entry of its key is there already (two
+ * threads compiled the same program). */
 static void mem_put(const cute_cuda_binary *b)
 {
-  mem_entry *e = malloc(sizeof *e);
+  mem_entry *e = malloc(sizeof *e), *o;
   if (e == NULL) return;
   if (!binary_copy(&e->bin, b)) {
     free(e);
     return;
   }
-  e->next = C.mem;
-  C.mem = e;
+  pthread_mutex_lock(&lock);
+  for (o = C.mem; o && strcmp(o->bin.key, b->key) != 0; o = o->next) {}
+  if (o == NULL) {
+    e->next = C.mem;
+    C.mem = e;
+  }
+  pthread_mutex_unlock(&lock);
+  if (o) {
+    cute_cuda_binary_free(&e->bin);
+    free(e);
+  }
 }
 
-int cucu_cache_get(const char *key, int disk, cute_cuda_binary *out)
+static int mem_get(const cute_cuda_binary *want, cute_cuda_binary *out)
 {
   mem_entry *e;
-  ensure_configured();
-  if (C.mode == CUTE_CUDA_CACHE_OFF) return 0;
-  for (e = C.mem; e; e = e->next)
-    if (strcmp(e->bin.key, key) == 0 && binary_copy(out, &e->bin)) {
-      out->from_cache = 1;
-      out->compile_ms = 0;
-      cucu_stats.memory_hits++;
-      return 1;
-    }
-  if (disk && C.mode == CUTE_CUDA_CACHE_DISK && disk_get(key, out)) {
+  int hit = 0;
+  pthread_mutex_lock(&lock);
+  for (e = C.mem; e && !hit; e = e->next)
+    hit = strcmp(e->bin.key, want->key) == 0 &&
+          strcmp(e->bin.arch, want->arch) == 0 &&
+          e->bin.nnames == want->nnames && binary_copy(out, &e->bin);
+  if (hit) cucu_stats.memory_hits++;
+  pthread_mutex_unlock(&lock);
+  return hit;
+}
+
+int cucu_cache_get(const cute_cuda_binary *want, int disk,
+                   cute_cuda_binary *out)
+{
+  cache_dir dir;
+  cute_cuda_cache_mode mode = settings(dir);
+  if (mode == CUTE_CUDA_CACHE_OFF) return 0;
+  if (mem_get(want, out)) {
+    out->from_cache = 1;
+    out->compile_ms = 0;
+    return 1;
+  }
+  if (disk && mode == CUTE_CUDA_CACHE_DISK && disk_get(dir, want, out)) {
     out->from_cache = 2;
-    cucu_stats.disk_hits++;
+    cucu_stats_add(&cucu_stats.disk_hits, 1, 0);
     mem_put(out);
     return 1;
   }
@@ -318,30 +479,32 @@ int cucu_cache_get(const char *key, int disk, cute_cuda_binary *out)
 
 void cucu_cache_put(const cute_cuda_binary *b, int disk, const char *source)
 {
-  ensure_configured();
-  if (C.mode == CUTE_CUDA_CACHE_OFF) return;
+  cache_dir dir;
+  cute_cuda_cache_mode mode = settings(dir);
+  if (mode == CUTE_CUDA_CACHE_OFF) return;
   mem_put(b);
-  if (disk && C.mode == CUTE_CUDA_CACHE_DISK) disk_put(b, source);
+  if (disk && mode == CUTE_CUDA_CACHE_DISK) disk_put(dir, b, source);
 }
 
 /* The memo file is named by the hash of the library's identity. */
-static void memo_path(char *out, size_t cap, const char *identity)
+static void memo_path(char *out, size_t cap, const char *dir,
+                      const char *identity)
 {
   cucu_sha256 h;
   char hex[65];
   cucu_sha256_init(&h);
   cucu_sha256_update(&h, identity, strlen(identity));
   cucu_sha256_hex(&h, hex);
-  snprintf(out, cap, "%s/nvrtc/%.32s", C.dir, hex);
+  snprintf(out, cap, "%s/nvrtc/%.32s", dir, hex);
 }
 
 char *cucu_cache_memo_get(const char *identity)
 {
   char path[1300], *v;
+  cache_dir dir;
   size_t n = 0;
-  ensure_configured();
-  if (C.mode != CUTE_CUDA_CACHE_DISK) return NULL;
-  memo_path(path, sizeof path, identity);
+  if (settings(dir) != CUTE_CUDA_CACHE_DISK) return NULL;
+  memo_path(path, sizeof path, dir, identity);
   v = cucu_read_file(path, &n);
   if (v && (n == 0 || n > 31 || strchr(v, '\n'))) {
     free(v);
@@ -353,14 +516,14 @@ char *cucu_cache_memo_get(const char *identity)
 void cucu_cache_memo_put(const char *identity, const char *version)
 {
   char path[1300];
-  ensure_configured();
-  if (C.mode != CUTE_CUDA_CACHE_DISK) return;
-  snprintf(path, sizeof path, "%s/nvrtc", C.dir);
+  cache_dir dir;
+  if (settings(dir) != CUTE_CUDA_CACHE_DISK) return;
+  snprintf(path, sizeof path, "%s/nvrtc", dir);
   if (mkdirs(path) != 0) {
     disk_failed(path);
     return;
   }
-  memo_path(path, sizeof path, identity);
+  memo_path(path, sizeof path, dir, identity);
   if (write_atomic(path, version, strlen(version), NULL, 0) != 0)
     disk_failed(path);
 }

@@ -57,6 +57,7 @@ static int nvrtc_identity(char *out, size_t cap)
   return 1;
 }
 
+/* The NVRTC version (set once per process, never NULL on success). */
 static cute_cuda_status version_for_key(const char **v, cute_cuda_error *err)
 {
   char id[PATH_MAX + 64];
@@ -69,19 +70,21 @@ static cute_cuda_status version_for_key(const char **v, cute_cuda_error *err)
     if (memo) {
       cucu_nvrtc_set_known_version(memo);
       free(memo);
-      *v = cute_cuda_nvrtc_version();
-      return CUTE_CUDA_OK;
+      if ((*v = cute_cuda_nvrtc_version()) != NULL) return CUTE_CUDA_OK;
     }
   }
   if ((s = cute_cuda_nvrtc_load(err)) != CUTE_CUDA_OK) return s;
-  *v = cute_cuda_nvrtc_version();
+  if ((*v = cute_cuda_nvrtc_version()) == NULL)
+    return cucu_fail(err, CUTE_CUDA_ENOLIB, "cute.cuda: NVRTC loaded but its "
+                     "version is unknown");
   if (have_id) cucu_cache_memo_put(id, *v);
   return CUTE_CUDA_OK;
 }
 
-/* Every option NVRTC gets: the architecture, C++17, the toolkit's include
- * directory when present (for scripts that #include <cuda_fp16.h>), then
- * the caller's. */
+/* Every option NVRTC gets: the architecture, C++17, no search of the
+ * current directory (headers come from the directories the key covers),
+ * the toolkit's include directory when present (for scripts that #include
+ * <cuda_fp16.h>), then the caller's. */
 static int build_options(const cute_cuda_program *p, const char *arch,
                          char bufs[2][PATH_MAX + 32], const char **opts,
                          int cap)
@@ -92,6 +95,7 @@ static int build_options(const cute_cuda_program *p, const char *arch,
   snprintf(bufs[0], sizeof bufs[0], "--gpu-architecture=%s", arch);
   opts[n++] = bufs[0];
   opts[n++] = "--std=c++17";
+  opts[n++] = "--no-source-include";
   snprintf(inc, sizeof inc, "%s/include",
            home && *home ? home : "/usr/local/cuda");
   if (access(inc, R_OK) == 0) {
@@ -117,11 +121,15 @@ static int make_key(const cute_cuda_program *p, const char *version,
   cucu_sha256 h;
   int i, keyable;
   cucu_sha256_init(&h);
-  hash_str(&h, "cutelua-cache", "1");
+  hash_str(&h, "cutelua-cache", "2");
   hash_str(&h, "nvrtc", version);
   hash_str(&h, "arch", arch);
   for (i = 0; i < nopts; i++) hash_str(&h, "option", opts[i]);
   for (i = 0; i < p->nnames; i++) hash_str(&h, "name", p->names[i]);
+  for (i = 0; i < p->nheaders; i++) {
+    hash_str(&h, "header", p->include_names[i]);
+    hash_str(&h, "text", p->headers[i]);
+  }
   hash_str(&h, "source", p->source);
   cucu_device_hash(&h);
   keyable = cucu_hash_includes(&h, p->source, p->options, p->noptions);
@@ -196,22 +204,35 @@ static cute_cuda_status run_nvrtc(const cute_cuda_program *p,
   size_t loglen = 0;
   double t0 = cute_cuda_now_ms();
   cute_cuda_status s = CUTE_CUDA_OK;
-  const char *texts[CUCU_MAX_DEVICE_HEADERS], *names[CUCU_MAX_DEVICE_HEADERS];
+  size_t all = (size_t)(p->nheaders + cucu_device_header_count + 1);
+  const char **texts = malloc(all * sizeof *texts);
+  const char **names = malloc(all * sizeof *names);
   int n = 0, i, r;
-  /* The device library as named headers: NVRTC parses only those the
-   * source includes. */
-  for (; n < cucu_device_header_count && n < CUCU_MAX_DEVICE_HEADERS; n++) {
-    texts[n] = cucu_device_headers[n].text;
-    names[n] = cucu_device_headers[n].name;
+  /* The program's named headers, then the device library's: NVRTC parses
+   * only those the source includes. */
+  if (texts == NULL || names == NULL) {
+    free(texts);
+    free(names);
+    return cucu_fail(err, CUTE_CUDA_ENOMEM, "cute.cuda: out of memory");
+  }
+  for (i = 0; i < p->nheaders; i++, n++) {
+    texts[n] = p->headers[i];
+    names[n] = p->include_names[i];
+  }
+  for (i = 0; i < cucu_device_header_count; i++, n++) {
+    texts[n] = cucu_device_headers[i].text;
+    names[n] = cucu_device_headers[i].name;
   }
   r = cucu_rtc.CreateProgram(&prog, p->source, "cutelua.cu", n, texts, names);
+  free(texts);
+  free(names);
   if (r) return rtc_fail(err, "nvrtcCreateProgram", r);
   for (i = 0; i < p->nnames && !r; i++)
     r = cucu_rtc.AddNameExpression(prog, p->names[i]);
   if (r) s = rtc_fail(err, "nvrtcAddNameExpression", r);
   if (!s) {
     int cr = cucu_rtc.CompileProgram(prog, nopts, opts);
-    cucu_stats.nvrtc_calls++;
+    cucu_stats_add(&cucu_stats.nvrtc_calls, 1, 0);
     cucu_rtc.GetProgramLogSize(prog, &loglen);
     if ((b->log = calloc(loglen + 1, 1)) != NULL && loglen > 0)
       cucu_rtc.GetProgramLog(prog, b->log);
@@ -224,7 +245,7 @@ static cute_cuda_status run_nvrtc(const cute_cuda_program *p,
   }
   cucu_rtc.DestroyProgram(&prog);
   b->compile_ms = cute_cuda_now_ms() - t0;
-  cucu_stats.nvrtc_ms += b->compile_ms;
+  cucu_stats_add(NULL, 0, b->compile_ms);
   return s;
 }
 
@@ -232,24 +253,30 @@ cute_cuda_status cute_cuda_compile(const cute_cuda_program *p,
                                    cute_cuda_binary *out,
                                    cute_cuda_error *err)
 {
-  char arch[16], key[65], bufs[2][PATH_MAX + 32];
+  char bufs[2][PATH_MAX + 32];
   const char *opts[64], *version;
+  cute_cuda_binary want;
   int nopts, disk;
   cute_cuda_status s;
   memset(out, 0, sizeof *out);
+  memset(&want, 0, sizeof want);
   if (p->source == NULL || p->nnames < 0 || p->noptions < 0 ||
-      p->noptions > 60)
+      p->noptions > 60 || p->nheaders < 0 ||
+      (p->nheaders > 0 && (!p->headers || !p->include_names)))
     return cucu_fail(err, CUTE_CUDA_EINVAL,
                      "cute.cuda: compile: bad program description");
-  resolve_arch(p->arch, arch);
+  if ((s = cucu_cache_ready(err)) != CUTE_CUDA_OK) return s;
+  resolve_arch(p->arch, want.arch);
+  want.is_cubin = strncmp(want.arch, "sm_", 3) == 0;
+  want.nnames = p->nnames;
   if ((s = version_for_key(&version, err)) != CUTE_CUDA_OK) return s;
-  nopts = build_options(p, arch, bufs, opts, 64);
-  disk = make_key(p, version, arch, opts, nopts, key);
-  if (!disk) cucu_stats.memory_only++;
-  if (cucu_cache_get(key, disk, out)) return CUTE_CUDA_OK;
+  nopts = build_options(p, want.arch, bufs, opts, 64);
+  disk = make_key(p, version, want.arch, opts, nopts, want.key);
+  if (!disk) cucu_stats_add(&cucu_stats.memory_only, 1, 0);
+  if (cucu_cache_get(&want, disk, out)) return CUTE_CUDA_OK;
   if ((s = cute_cuda_nvrtc_load(err)) != CUTE_CUDA_OK) return s;
-  memcpy(out->key, key, sizeof key);
-  snprintf(out->arch, sizeof out->arch, "%s", arch);
+  memcpy(out->key, want.key, sizeof want.key);
+  memcpy(out->arch, want.arch, sizeof want.arch);
   s = run_nvrtc(p, opts, nopts, out, err);
   if (s == CUTE_CUDA_OK) cucu_cache_put(out, disk, p->source);
   else cute_cuda_binary_free(out);

@@ -13,7 +13,11 @@
  * State.  Unlike algebra/, this layer owns process-wide state: the loaded
  * libraries, the primary context of device 0, the cache settings and
  * counters, and the in-memory maps of compiled binaries and loaded modules.
- * It is not thread-safe: one thread (one Lua state) drives it at a time.
+ * Threads share it safely: each library is loaded once (pthread_once),
+ * whichever thread comes first, the others wait for it; the maps, settings
+ * and counters are guarded by locks; the primary context is made current
+ * on every thread that calls into the driver.  So independent Lua states
+ * may use cute.cuda from several threads at once.
  *
  * Errors.  Every fallible function returns a cute_cuda_status and, if `err`
  * is not NULL, stores a heap message in err->msg (free it with
@@ -62,12 +66,11 @@ void cute_cuda_error_clear(cute_cuda_error *err);
  *       bound by itself.  2^28 is a full check of a 16384 x 16384 tensor
  *       (~30 s for a transpose: 8192 x 8192 takes 6.5 s on an H100 host);
  *       past it CUTE_CUDA_EINVAL asks for a sample.
- *   CUTE_CUDA_MAX_INCLUDES  distinct headers read to key one program for
- *       the disk cache (each is read once, however often it is included:
- *       an include cycle ends there), CUTE_CUDA_MAX_INCLUDE_DEPTH the
- *       nesting followed.  Past either the program cannot be keyed and
- *       stays in memory only (stats: memory_only), as with an #include
- *       found nowhere: never an error, never a stale disk entry.
+ *   CUTE_CUDA_MAX_INCLUDES  files hashed to key one program for the disk
+ *       cache (every file under its include directories),
+ *       CUTE_CUDA_MAX_INCLUDE_DEPTH the directory nesting followed.  Past
+ *       either the program cannot be keyed and stays in memory only
+ *       (stats: memory_only): never an error, never a stale disk entry.
  * Not bounded by a constant, because they are linear in a device buffer
  * that exists (device memory bounds it, and a limit would refuse large
  * legitimate buffers): cute_cuda_fill_random / fill_iota / compare, which
@@ -110,6 +113,9 @@ const char *cute_cuda_dtype_name(cute_cuda_dtype t);    /* "f32"          */
 /* The CUDA C type of an element.  f16 and bf16 are stored as their bit
  * patterns (unsigned short), so generated code needs no cuda_fp16.h. */
 const char *cute_cuda_dtype_ctype(cute_cuda_dtype t);
+/* The element's type in kernels on the device library (cute/device.h):
+ * cute::half_t, cute::bf16_t, float, ... (same size and bits). */
+const char *cute_cuda_dtype_device_type(cute_cuda_dtype t);
 int cute_cuda_dtype_parse(const char *name, cute_cuda_dtype *out); /* 0 ok */
 int cute_cuda_dtype_is_float(cute_cuda_dtype t);
 
@@ -192,6 +198,11 @@ typedef struct cute_cuda_program {
   /* "sm_90" (a cubin), "compute_90" (PTX), or NULL: the device's sm_XY
    * when a driver and GPU are present, else compute_90. */
   const char *arch;
+  /* Headers handed to NVRTC in memory: #include "include_names[i]" reads
+   * headers[i] (NVRTC's named headers). */
+  const char *const *headers;
+  const char *const *include_names;
+  int nheaders;
 } cute_cuda_program;
 
 typedef struct cute_cuda_binary {
@@ -207,6 +218,16 @@ typedef struct cute_cuda_binary {
   double compile_ms;     /* NVRTC time when compiled now                   */
 } cute_cuda_binary;
 
+/* Compiles prog, or takes it from the cache.  Its key is the SHA-256 of
+ * everything that determines the binary: the source, the named headers,
+ * the options (NVRTC gets --no-source-include, so the current directory
+ * is never searched), the kernel names, the NVRTC version, the
+ * architecture, and the bytes of every file under the -I /
+ * --include-path directories of the options (and of headers named by
+ * absolute paths), however an #include is spelt; includes.c says how.
+ * Include directories past the limits (CUTE_CUDA_MAX_INCLUDES files,
+ * CUTE_CUDA_MAX_INCLUDE_DEPTH levels) keep the program in memory only
+ * (stats: memory_only), never on disk. */
 cute_cuda_status cute_cuda_compile(const cute_cuda_program *prog,
                                    cute_cuda_binary *out,
                                    cute_cuda_error *err);
@@ -218,15 +239,21 @@ typedef enum cute_cuda_cache_mode {
   CUTE_CUDA_CACHE_OFF      /* every compile calls NVRTC          */
 } cute_cuda_cache_mode;
 
+/* The longest cache directory: a longer one is refused, never cut. */
+#define CUTE_CUDA_CACHE_DIR_MAX 1023
+
 /* dir NULL: $CUTELUA_CACHE_DIR, else $XDG_CACHE_HOME/cutelua, else
  * ~/.cache/cutelua.  The environment variable CUTELUA_CACHE=off|memory|disk
- * sets the initial mode.  Keys hash the contents of the user headers the
- * source #includes (found in the current directory or the -I paths given);
- * a program with a quoted #include found nowhere, or an #include MACRO, is
- * cached in memory only (stats: memory_only), never on disk. */
-void cute_cuda_cache_configure(cute_cuda_cache_mode mode, const char *dir);
+ * sets the initial mode.  A dir longer than CUTE_CUDA_CACHE_DIR_MAX is an
+ * error (CUTE_CUDA_EINVAL, settings unchanged); so is such a
+ * $CUTELUA_CACHE_DIR, reported by every compile until the cache is
+ * configured with another directory.  What keys cover: cute_cuda_compile. */
+cute_cuda_status cute_cuda_cache_configure(cute_cuda_cache_mode mode,
+                                           const char *dir,
+                                           cute_cuda_error *err);
 cute_cuda_cache_mode cute_cuda_cache_mode_get(void);
-const char *cute_cuda_cache_dir(void);
+/* The directory, copied into out (which it returns). */
+const char *cute_cuda_cache_dir(char out[CUTE_CUDA_CACHE_DIR_MAX + 1]);
 void cute_cuda_cache_forget_memory(void);   /* drop the in-memory entries */
 
 typedef struct cute_cuda_stats {

@@ -147,9 +147,16 @@ void cucu_sha256_update(cucu_sha256 *c, const void *data, size_t n);
 void cucu_sha256_hex(cucu_sha256 *c, char out[65]);
 
 /* ----------------------------------------------------------------- cache -- */
-/* Looks `key` up (memory, then disk if `disk`); on a hit fills *out (deep
- * copy). */
-int cucu_cache_get(const char *key, int disk, cute_cuda_binary *out);
+/* Looks up the entry of want->key (memory, then disk if `disk`); on a hit
+ * fills *out (deep copy).  An entry is a hit only if it is what `want`
+ * describes: key, arch, is_cubin, nnames. */
+int cucu_cache_get(const cute_cuda_binary *want, int disk,
+                   cute_cuda_binary *out);
+/* CUTE_CUDA_OK, or the error of a refused $CUTELUA_CACHE_DIR. */
+cute_cuda_status cucu_cache_ready(cute_cuda_error *err);
+/* Adds n to a counter of cucu_stats (NULL: none) and ms to nvrtc_ms, under
+ * the cache's lock. */
+void cucu_stats_add(long *counter, long n, double ms);
 /* Stores a freshly compiled binary (on disk if `disk`, with its source and
  * log beside it). */
 void cucu_cache_put(const cute_cuda_binary *b, int disk, const char *source);
@@ -177,7 +184,6 @@ typedef struct cucu_header {
 } cucu_header;
 extern const cucu_header cucu_device_headers[];
 extern const int cucu_device_header_count;
-#define CUCU_MAX_DEVICE_HEADERS 128
 /* Adds the digest of every embedded header to h (computed once): a key
  * covers the device library whether or not the source includes it. */
 void cucu_device_hash(cucu_sha256 *h);

@@ -10,6 +10,7 @@
  */
 #include "cute_cuda_internal.h"
 
+#include <pthread.h>
 #include <string.h>
 
 const char *cute_cuda_device_header(int i, const char **text, size_t *size)
@@ -20,22 +21,27 @@ const char *cute_cuda_device_header(int i, const char **text, size_t *size)
   return cucu_device_headers[i].name;
 }
 
+/* The digest, computed once per process by whichever thread asks first
+ * (pthread_once: threads compile at once, see cute_cuda.h). */
+static char digest[65];
+static pthread_once_t digest_once = PTHREAD_ONCE_INIT;
+
+static void digest_library(void)
+{
+  cucu_sha256 d;
+  int i;
+  cucu_sha256_init(&d);
+  for (i = 0; i < cucu_device_header_count; i++) {
+    const cucu_header *x = &cucu_device_headers[i];
+    cucu_sha256_update(&d, x->name, strlen(x->name) + 1);
+    cucu_sha256_update(&d, x->text, x->size + 1);
+  }
+  cucu_sha256_hex(&d, digest);
+}
+
 void cucu_device_hash(cucu_sha256 *h)
 {
-  static unsigned char digest[65];
-  static int done;
-  if (!done) {
-    cucu_sha256 d;
-    int i;
-    cucu_sha256_init(&d);
-    for (i = 0; i < cucu_device_header_count; i++) {
-      const cucu_header *x = &cucu_device_headers[i];
-      cucu_sha256_update(&d, x->name, strlen(x->name) + 1);
-      cucu_sha256_update(&d, x->text, x->size + 1);
-    }
-    cucu_sha256_hex(&d, (char *)digest);
-    done = 1;
-  }
+  pthread_once(&digest_once, digest_library);
   cucu_sha256_update(h, "device-library", 15);
   cucu_sha256_update(h, digest, 65);
 }

@@ -8,21 +8,33 @@
 #include <math.h>
 #include <string.h>
 
+/* The one table of element types: name, C type of the bits (generated
+ * tensor types), the device library's type (cute/numeric.h), size, float. */
 static const struct {
-  const char *name, *ctype;
+  const char *name, *ctype, *device;
   int size, is_float;
 } dtypes[CUTE_DTYPE_COUNT] = {
-  {"f16", "unsigned short", 2, 1}, {"bf16", "unsigned short", 2, 1},
-  {"f32", "float", 4, 1},          {"f64", "double", 8, 1},
-  {"i8", "signed char", 1, 0},     {"i16", "short", 2, 0},
-  {"i32", "int", 4, 0},            {"i64", "long long", 8, 0},
-  {"u8", "unsigned char", 1, 0},   {"u16", "unsigned short", 2, 0},
-  {"u32", "unsigned", 4, 0},       {"u64", "unsigned long long", 8, 0},
+  {"f16", "unsigned short", "cute::half_t", 2, 1},
+  {"bf16", "unsigned short", "cute::bf16_t", 2, 1},
+  {"f32", "float", "float", 4, 1},
+  {"f64", "double", "double", 8, 1},
+  {"i8", "signed char", "signed char", 1, 0},
+  {"i16", "short", "short", 2, 0},
+  {"i32", "int", "int", 4, 0},
+  {"i64", "long long", "long long", 8, 0},
+  {"u8", "unsigned char", "unsigned char", 1, 0},
+  {"u16", "unsigned short", "unsigned short", 2, 0},
+  {"u32", "unsigned", "unsigned", 4, 0},
+  {"u64", "unsigned long long", "unsigned long long", 8, 0},
 };
 
 int cute_cuda_dtype_size(cute_cuda_dtype t) { return dtypes[t].size; }
 const char *cute_cuda_dtype_name(cute_cuda_dtype t) { return dtypes[t].name; }
 const char *cute_cuda_dtype_ctype(cute_cuda_dtype t) { return dtypes[t].ctype; }
+const char *cute_cuda_dtype_device_type(cute_cuda_dtype t)
+{
+  return dtypes[t].device;
+}
 int cute_cuda_dtype_is_float(cute_cuda_dtype t) { return dtypes[t].is_float; }
 
 int cute_cuda_dtype_parse(const char *name, cute_cuda_dtype *out)

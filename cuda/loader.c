@@ -13,6 +13,7 @@
 #include "cute_cuda_internal.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,19 +24,34 @@
 cucu_driver cucu_cu;
 cucu_nvrtc cucu_rtc;
 
-/* The outcome of each load, remembered: loading is attempted once.  The
- * message is kept in place, not on the heap: a heap copy held by a static
- * is lost when lua_close unloads cute/cuda/core.so (LSan found it). */
+/* The outcome of each load, remembered: loading is attempted once per
+ * process, by whichever thread comes first (pthread_once: the others wait
+ * for it, then read what it wrote).  The message is kept in place, not on
+ * the heap: a heap copy held by a static is lost when lua_close unloads
+ * cute/cuda/core.so (LSan found it). */
 typedef struct lib_state {
-  int tried;
+  pthread_once_t once;
+  cute_cuda_status (*open_fn)(cute_cuda_error *);
   cute_cuda_status status;
   char msg[1024];
   double ms;
 } lib_state;
 
-static lib_state drv, rtc;
-static cute_cuda_device_info dev_info;
+static cute_cuda_status driver_open(cute_cuda_error *err);
+static cute_cuda_status nvrtc_open(cute_cuda_error *err);
+static lib_state drv = {PTHREAD_ONCE_INIT, driver_open, 0, "", 0};
+static lib_state rtc = {PTHREAD_ONCE_INIT, nvrtc_open, 0, "", 0};
+static cute_cuda_device_info dev_info;   /* written once, by driver_open */
+static CUcontext primary;                /* likewise                     */
+/* The context is current per thread: each thread that calls the driver
+ * makes it current once. */
+static __thread int context_current;
+
+/* NVRTC's version, set once: from the cache's memo (no load) or by the
+ * load, whichever comes first.  It and the load times (asked for while
+ * another thread may be loading) are read and written under `lock`. */
 static char rtc_version[32];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ------------------------------------------------------------ searching -- */
 /* Directories tried before the loader path, in order. */
@@ -106,35 +122,39 @@ static const char *bind(void *lib, void *table, const sym_entry *s, int n)
   return NULL;
 }
 
-static cute_cuda_status remember(lib_state *st, cute_cuda_status s,
-                                 cute_cuda_error *err)
+/* Runs st's open function, timed, keeping its status and message. */
+static void load(lib_state *st)
 {
-  st->status = s;
-  if (s != CUTE_CUDA_OK && err && err->msg)
-    snprintf(st->msg, sizeof st->msg, "%s", err->msg);
-  return s;
+  cute_cuda_error e = {0};
+  double t0 = cute_cuda_now_ms(), ms;
+  st->status = st->open_fn(&e);
+  ms = cute_cuda_now_ms() - t0;
+  pthread_mutex_lock(&lock);
+  st->ms = ms;
+  pthread_mutex_unlock(&lock);
+  if (st->status != CUTE_CUDA_OK)
+    snprintf(st->msg, sizeof st->msg, "%s", e.msg ? e.msg : "cute.cuda: "
+             "initialisation failed");
+  cute_cuda_error_clear(&e);
 }
 
-static cute_cuda_status repeat(const lib_state *st, cute_cuda_error *err)
+static double load_ms(lib_state *st)
+{
+  double ms;
+  pthread_mutex_lock(&lock);
+  ms = st->ms;
+  pthread_mutex_unlock(&lock);
+  return ms;
+}
+
+static void load_driver(void) { load(&drv); }
+static void load_nvrtc(void) { load(&rtc); }
+
+/* The outcome of the one load, as this caller's status and message. */
+static cute_cuda_status outcome(const lib_state *st, cute_cuda_error *err)
 {
   if (st->status == CUTE_CUDA_OK) return CUTE_CUDA_OK;
-  return cucu_fail(err, st->status, "%s", st->msg[0] ? st->msg : "cute.cuda: "
-                   "initialisation failed earlier");
-}
-
-/* Runs open_fn the first time, timed, and replays its outcome after. */
-static cute_cuda_status load_once(lib_state *st,
-                                  cute_cuda_status (*open_fn)(cute_cuda_error *),
-                                  cute_cuda_error *err)
-{
-  double t0;
-  cute_cuda_status s;
-  if (st->tried) return repeat(st, err);
-  st->tried = 1;
-  t0 = cute_cuda_now_ms();
-  s = open_fn(err);
-  st->ms = cute_cuda_now_ms() - t0;
-  return remember(st, s, err);
+  return cucu_fail(err, st->status, "%s", st->msg);
 }
 
 /* A library opened at run time: its names, the entry points bound into
@@ -237,16 +257,22 @@ static cute_cuda_status driver_open(cute_cuda_error *err)
   CUCU_TRY(err, "cuDeviceGet", cucu_cu.DeviceGet(&d, 0));
   CUCU_TRY(err, "cuDevicePrimaryCtxRetain",
            cucu_cu.DevicePrimaryCtxRetain(&ctx, d));
-  CUCU_TRY(err, "cuCtxSetCurrent", cucu_cu.CtxSetCurrent(ctx));
+  primary = ctx;
   return query_device(d, err);
 }
 
 cute_cuda_status cute_cuda_driver_load(cute_cuda_error *err)
 {
-  return load_once(&drv, driver_open, err);
+  pthread_once(&drv.once, load_driver);
+  if (drv.status != CUTE_CUDA_OK) return outcome(&drv, err);
+  if (!context_current) {
+    CUCU_TRY(err, "cuCtxSetCurrent", cucu_cu.CtxSetCurrent(primary));
+    context_current = 1;
+  }
+  return CUTE_CUDA_OK;
 }
 
-double cute_cuda_driver_init_ms(void) { return drv.ms; }
+double cute_cuda_driver_init_ms(void) { return load_ms(&drv); }
 
 cute_cuda_status cute_cuda_device(cute_cuda_device_info *info,
                                   cute_cuda_error *err)
@@ -275,15 +301,30 @@ static const sym_entry rtc_syms[] = {
 };
 #undef R
 
+static char rtc_path[600];
+static pthread_once_t rtc_path_once = PTHREAD_ONCE_INIT;
+
+static void locate_nvrtc(void)
+{
+  if (find_in_dirs(rtc_names, NRTC, rtc_path, sizeof rtc_path) == NULL)
+    rtc_path[0] = 0;
+}
+
 const char *cucu_nvrtc_locate(void)
 {
-  static char path[600];
-  static int done;
-  if (!done) {
-    done = 1;
-    if (find_in_dirs(rtc_names, NRTC, path, sizeof path) == NULL) path[0] = 0;
-  }
-  return path[0] ? path : NULL;
+  pthread_once(&rtc_path_once, locate_nvrtc);
+  return rtc_path[0] ? rtc_path : NULL;
+}
+
+/* Sets the version unless it is set; returns it (NULL: unknown). */
+static const char *version(const char *v)
+{
+  const char *r;
+  pthread_mutex_lock(&lock);
+  if (v && !rtc_version[0]) snprintf(rtc_version, sizeof rtc_version, "%s", v);
+  r = rtc_version[0] ? rtc_version : NULL;
+  pthread_mutex_unlock(&lock);
+  return r;
 }
 
 static cute_cuda_status nvrtc_open(cute_cuda_error *err)
@@ -293,25 +334,22 @@ static cute_cuda_status nvrtc_open(cute_cuda_error *err)
     &cucu_rtc, "libnvrtc", "no CUDA toolkit; set CUDA_HOME", "NVRTC too old"};
   cute_cuda_status s = open_bind(&def, err);
   int major = 0, minor = 0;
+  char v[32];
   if (s != CUTE_CUDA_OK) return s;
   cucu_rtc.Version(&major, &minor);
-  snprintf(rtc_version, sizeof rtc_version, "%d.%d", major, minor);
+  snprintf(v, sizeof v, "%d.%d", major, minor);
+  version(v);
   return CUTE_CUDA_OK;
 }
 
 cute_cuda_status cute_cuda_nvrtc_load(cute_cuda_error *err)
 {
-  return load_once(&rtc, nvrtc_open, err);
+  pthread_once(&rtc.once, load_nvrtc);
+  return outcome(&rtc, err);
 }
 
-double cute_cuda_nvrtc_load_ms(void) { return rtc.ms; }
+double cute_cuda_nvrtc_load_ms(void) { return load_ms(&rtc); }
 
-const char *cute_cuda_nvrtc_version(void)
-{
-  return rtc_version[0] ? rtc_version : NULL;
-}
+const char *cute_cuda_nvrtc_version(void) { return version(NULL); }
 
-void cucu_nvrtc_set_known_version(const char *v)
-{
-  if (!rtc_version[0]) snprintf(rtc_version, sizeof rtc_version, "%s", v);
-}
+void cucu_nvrtc_set_known_version(const char *v) { version(v); }

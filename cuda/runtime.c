@@ -5,6 +5,7 @@
  */
 #include "cute_cuda_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,7 @@ typedef struct loaded {
 } loaded;
 
 static loaded *modules;
+static pthread_mutex_t modules_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The list dies with the library: lua_close unloads cute/cuda/core.so,
  * and nodes held only by its statics would then be leaked (LSan). */
@@ -83,23 +85,25 @@ __attribute__((destructor)) static void forget_modules(void)
   }
 }
 
+/* Finds or loads the module of bin; loads run under the lock, so two
+ * threads asking for one binary load it once. */
 static cute_cuda_status module_of(CUmodule *m, const cute_cuda_binary *bin,
                                   cute_cuda_error *err)
 {
   loaded *e;
-  for (e = modules; e; e = e->next)
-    if (strcmp(e->key, bin->key) == 0) {
-      *m = e->mod;
-      return CUTE_CUDA_OK;
-    }
-  CUCU_TRY(err, "cuModuleLoadData", cucu_cu.ModuleLoadData(m, bin->image));
-  if ((e = malloc(sizeof *e)) != NULL) {
+  CUresult r = 0;
+  pthread_mutex_lock(&modules_lock);
+  for (e = modules; e && strcmp(e->key, bin->key) != 0; e = e->next) {}
+  if (e) *m = e->mod;
+  else if ((r = cucu_cu.ModuleLoadData(m, bin->image)) == 0 &&
+           (e = malloc(sizeof *e)) != NULL) {
     memcpy(e->key, bin->key, sizeof e->key);
     e->mod = *m;
     e->next = modules;
     modules = e;
   }
-  return CUTE_CUDA_OK;
+  pthread_mutex_unlock(&modules_lock);
+  return r ? cucu_drv_fail(err, "cuModuleLoadData", r) : CUTE_CUDA_OK;
 }
 
 cute_cuda_status cute_cuda_function(void **fn, const cute_cuda_binary *bin,
@@ -169,7 +173,7 @@ cute_cuda_status cute_cuda_launch_run(cute_cuda_launch *l,
                            l->grid[2], l->block[0], l->block[1], l->block[2],
                            l->smem, (CUstream)l->stream, l->argv, NULL);
   if (r != 0) return cucu_drv_fail(err, "cuLaunchKernel", r);
-  cucu_stats.launches++;
+  cucu_stats_add(&cucu_stats.launches, 1, 0);
   return CUTE_CUDA_OK;
 }
 

@@ -94,7 +94,7 @@ static void test_compile_and_cache(const char *dir)
   p.names = names;
   p.nnames = 2;
   p.arch = "compute_90";
-  cute_cuda_cache_configure(CUTE_CUDA_CACHE_DISK, dir);
+  cute_cuda_cache_configure(CUTE_CUDA_CACHE_DISK, dir, NULL);
   cute_cuda_stats_reset();
 
   CHECK(cute_cuda_compile(&p, &b1, &err) == CUTE_CUDA_OK, "compile: %s",
@@ -162,7 +162,7 @@ static void test_compile_and_cache(const char *dir)
   }
 
   /* Off: every compile calls NVRTC; memory: no files. */
-  cute_cuda_cache_configure(CUTE_CUDA_CACHE_OFF, dir);
+  cute_cuda_cache_configure(CUTE_CUDA_CACHE_OFF, dir, NULL);
   cute_cuda_stats_reset();
   CHECK(cute_cuda_compile(&p, &b3, &err) == CUTE_CUDA_OK && b3.from_cache == 0,
         "cache off compiles");

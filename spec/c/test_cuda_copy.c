@@ -215,7 +215,7 @@ int main(void)
     char dir[600];
     mkdir(CUTE_TEST_DIR, 0755);
     snprintf(dir, sizeof dir, "%s/cache", CUTE_TEST_DIR);
-    cute_cuda_cache_configure(CUTE_CUDA_CACHE_MEMORY, dir);
+    cute_cuda_cache_configure(CUTE_CUDA_CACHE_MEMORY, dir, NULL);
   }
   cute_cuda_text_puts(&prog, shim);
   for (i = 0; i < NCASES; i++) {

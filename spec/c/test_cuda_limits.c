@@ -2,11 +2,10 @@
  * test_cuda_limits.c -- the limits of cuda/cute_cuda.h, hit once each,
  * without a GPU: cute_cuda_check_copy refuses a check of more than
  * CUTE_CUDA_MAX_CHECK elements (and layouts of different sizes) before it
- * touches the device; the include scan that keys the disk cache reads
- * each header once (a self-including header, an include cycle, a header
- * shared by many), and stops at CUTE_CUDA_MAX_INCLUDES distinct headers
- * and CUTE_CUDA_MAX_INCLUDE_DEPTH levels, leaving the program unkeyable
- * (memory only).
+ * touches the device; the key's walk of the include directories stops
+ * at CUTE_CUDA_MAX_INCLUDES files and CUTE_CUDA_MAX_INCLUDE_DEPTH levels,
+ * leaving the program unkeyable (memory only), and hashes a header named
+ * by an absolute path once however often it is named (cycles included).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -104,93 +103,63 @@ static void remove_tree(const char *dir)
   CHECK(rmdir(dir) == 0, "cannot remove %s", dir);
 }
 
-/* Each header is hashed once: a self-including header, a cycle (also
- * through "../") and a shared header end there, and its content is still
- * in the key. */
+/* A file named by its absolute path, from itself and through "../", is
+ * hashed once, and quickly: the set of files named outside the include
+ * directories ends every cycle. */
 static void test_include_once(const char *dir)
 {
-  char path[600], k1[65], k2[65];
-  static char many[2 * CUTE_CUDA_MAX_INCLUDES * 24];
-  size_t k = 0;
+  char path[600], text[1400], inc[600], k1[65], k2[65];
   clock_t t0 = clock();
   double secs;
-  int i;
-  /* self.h includes itself 4 times: 4^16 reads unless read once */
+  snprintf(inc, sizeof inc, "%s/inc", dir);
+  mkdir(inc, 0755);
   snprintf(path, sizeof path, "%s/self.h", dir);
-  write_file(path, "#include \"self.h\"\n#include \"self.h\"\n"
-                   "#include \"self.h\"\n#include \"self.h\"\n");
-  CHECK(keyable("#include \"self.h\"\n", dir, NULL), "self.h is keyable");
+  snprintf(text, sizeof text, "#include \"%s\"\n#include \"%s\"\n"
+           "#include \"../self.h\"\n#include \"../self.h\"\n", path, path);
+  write_file(path, text);
+  snprintf(text, sizeof text, "#include \"%s\"\n", path);
+  CHECK(keyable(text, inc, k1), "self.h is keyable");
   secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
   CHECK(secs < 2, "the scan of self.h took %.2f s", secs);
-  /* a.h <-> b.h, both #pragma once: legitimate, keyable, and b.h's
-   * content is in the key */
-  snprintf(path, sizeof path, "%s/a.h", dir);
-  write_file(path, "#pragma once\n#include \"b.h\"\n");
-  snprintf(path, sizeof path, "%s/b.h", dir);
-  write_file(path, "#pragma once\n#include \"a.h\"\n");
-  CHECK(keyable("#include \"a.h\"\n", dir, k1), "a.h <-> b.h is keyable");
-  write_file(path, "#pragma once\n#include \"a.h\"\n// changed\n");
-  CHECK(keyable("#include \"a.h\"\n", dir, k2), "a.h <-> b.h changed");
-  CHECK(strcmp(k1, k2) != 0, "a change of b.h changes the key");
-  /* sub/c.h -> "../d.h" -> "sub/c.h": the same files by other names */
-  snprintf(path, sizeof path, "%s/sub", dir);
-  mkdir(path, 0755);
-  snprintf(path, sizeof path, "%s/sub/c.h", dir);
-  write_file(path, "#include \"../d.h\"\n");
-  snprintf(path, sizeof path, "%s/d.h", dir);
-  write_file(path, "#include \"sub/c.h\"\n");
-  CHECK(keyable("#include <sub/c.h>\n", dir, NULL), "c.h <-> ../d.h");
-  /* a header included 2 * CUTE_CUDA_MAX_INCLUDES times is read once: the
-   * key is that of one include */
-  snprintf(path, sizeof path, "%s/common.h", dir);
-  write_file(path, "// common\n");
-  for (i = 0; i < 2 * CUTE_CUDA_MAX_INCLUDES; i++)
-    k += (size_t)snprintf(many + k, sizeof many - k, "#include <common.h>\n");
-  CHECK(keyable(many, dir, k1), "common.h %d times",
-        2 * CUTE_CUDA_MAX_INCLUDES);
-  CHECK(keyable("#include <common.h>\n", dir, k2), "common.h once");
-  CHECK(strcmp(k1, k2) == 0, "common.h is hashed once");
+  snprintf(text, sizeof text, "#include \"%s\"\n#include \"%s\"\n", path,
+           path);
+  CHECK(keyable(text, inc, k2), "self.h twice");
+  CHECK(strcmp(k1, k2) == 0, "self.h is hashed once");
 }
 
-/* The limits count distinct headers and nesting levels. */
+/* The limits count the files under the include directories and the
+ * depth of their directories. */
 static void test_include_limits(const char *dir)
 {
-  char path[600], text[64], k1[65], k2[65];
-  static char many[(CUTE_CUDA_MAX_INCLUDES + 1) * 24];
-  size_t k = 0;
+  char path[900], sub[800];
   int i;
-  /* a chain h0.h -> h1.h -> ...: CUTE_CUDA_MAX_INCLUDE_DEPTH levels are
-   * followed, one more is not */
-  for (i = 0; i <= CUTE_CUDA_MAX_INCLUDE_DEPTH; i++) {
-    snprintf(path, sizeof path, "%s/h%d.h", dir, i);
-    snprintf(text, sizeof text, i < CUTE_CUDA_MAX_INCLUDE_DEPTH
-                                    ? "#include \"h%d.h\"\n" : "// end %d\n",
-             i + 1);
-    write_file(path, text);
+  /* deep/1/2/.../17/x.h: CUTE_CUDA_MAX_INCLUDE_DEPTH levels below an
+   * include directory are followed, one more is not */
+  snprintf(sub, sizeof sub, "%s/deep", dir);
+  mkdir(sub, 0755);
+  for (i = 1; i <= CUTE_CUDA_MAX_INCLUDE_DEPTH + 1; i++) {
+    size_t n = strlen(sub);
+    snprintf(sub + n, sizeof sub - n, "/%d", i);
+    mkdir(sub, 0755);
   }
-  snprintf(text, sizeof text, "#include \"h%d.h\"\n", 1);
-  CHECK(keyable(text, dir, NULL), "h1.h: %d levels",
-        CUTE_CUDA_MAX_INCLUDE_DEPTH);
-  CHECK(!keyable("#include \"h0.h\"\n", dir, NULL), "h0.h: %d levels",
+  snprintf(path, sizeof path, "%s/x.h", sub);
+  write_file(path, "// deep\n");
+  snprintf(path, sizeof path, "%s/deep/1", dir);
+  CHECK(keyable("", path, NULL), "%d levels", CUTE_CUDA_MAX_INCLUDE_DEPTH);
+  snprintf(path, sizeof path, "%s/deep", dir);
+  CHECK(!keyable("", path, NULL), "%d levels",
         CUTE_CUDA_MAX_INCLUDE_DEPTH + 1);
-  /* n0.h ... each include shared.h: CUTE_CUDA_MAX_INCLUDES distinct
-   * headers (shared.h among them) are read, one more is not */
-  snprintf(path, sizeof path, "%s/shared.h", dir);
-  write_file(path, "// shared\n");
+  /* CUTE_CUDA_MAX_INCLUDES files are hashed, one more is not */
+  snprintf(sub, sizeof sub, "%s/many", dir);
+  mkdir(sub, 0755);
   for (i = 0; i < CUTE_CUDA_MAX_INCLUDES; i++) {
-    snprintf(path, sizeof path, "%s/n%d.h", dir, i);
-    write_file(path, "#include \"shared.h\"\n");
-    if (i < CUTE_CUDA_MAX_INCLUDES - 1)
-      k += (size_t)snprintf(many + k, sizeof many - k,
-                            "#include <n%d.h>\n", i);
+    snprintf(path, sizeof path, "%s/n%d.h", sub, i);
+    write_file(path, "// n\n");
   }
-  CHECK(keyable(many, dir, k1), "%d headers", CUTE_CUDA_MAX_INCLUDES);
-  snprintf(path, sizeof path, "%s/shared.h", dir);
-  write_file(path, "// shared, changed\n");
-  CHECK(keyable(many, dir, k2), "%d headers", CUTE_CUDA_MAX_INCLUDES);
-  CHECK(strcmp(k1, k2) != 0, "a change of shared.h changes the key");
-  snprintf(many + k, sizeof many - k, "#include <n%d.h>\n", i - 1);
-  CHECK(!keyable(many, dir, NULL), "%d headers", CUTE_CUDA_MAX_INCLUDES + 1);
+  CHECK(keyable("", sub, NULL), "%d files", CUTE_CUDA_MAX_INCLUDES);
+  snprintf(path, sizeof path, "%s/one-more.h", sub);
+  write_file(path, "// n\n");
+  CHECK(!keyable("", sub, NULL), "%d files", CUTE_CUDA_MAX_INCLUDES + 1);
 }
 
 static void test_includes(void)

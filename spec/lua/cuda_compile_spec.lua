@@ -162,20 +162,96 @@ extern "C" __global__ void scale(X_t x, Y_t y, float a, const int n,
     assert.equal(0, cuda.stats().memory_only)
   end)
 
-  it("keeps a program with an include it cannot find off the disk", function()
+  it("keys a program by every file of its include directories, even one it does not name yet", function()
     local dir = fresh_cache()
-    local spec_missing = {name = "k", arch = "compute_90",
-      options = {"-DMISSING_H=1"},
-      source = '#if !MISSING_H\n#include "no_such_header_here.h"\n#endif\n'
-               .. 'extern "C" __global__ void k(float *p) { p[0] = 1; }\n'}
+    local inc = dir .. "-late"
+    made[#made + 1] = inc
+    os.execute("mkdir -p '" .. inc .. "'")
+    local late = {name = "k", arch = "compute_90", options = {"-I" .. inc},
+      source = '#if __has_include("late.h")\n#include "late.h"\n#endif\n'
+               .. '#ifndef V\n#define V 1.5f\n#endif\n'
+               .. 'extern "C" __global__ void k(float *p) { p[0] = V; }\n'}
     cuda.stats_reset()
-    local k = cuda.kernel(spec_missing).binary
-    assert.equal(1, cuda.stats().memory_only)
-    assert.falsy(exists(dir .. "/kernels/" .. k.key:sub(1, 2) .. "/" .. k.key .. ".bin"))
-    assert.equal("memory", cuda.kernel(spec_missing).binary.from_cache)
+    local a = cuda.kernel(late).binary
+    local f = assert(io.open(inc .. "/late.h", "w"))
+    f:write("#define V 2.5f\n")
+    f:close()
     cuda.forget_memory()
-    assert.equal("nvrtc", cuda.kernel(spec_missing).binary.from_cache)
-    assert.equal(0, cuda.stats().disk_writes)
+    local b = cuda.kernel(late).binary
+    assert.are_not.equal(a.key, b.key)
+    assert.equal("nvrtc", b.from_cache)
+    assert.truthy(b.image:find("1075838976", 1, true))   -- 2.5f
+    cuda.forget_memory()
+    assert.equal("disk", cuda.kernel(late).binary.from_cache)
+    assert.equal(0, cuda.stats().memory_only)
+  end)
+
+  it("never searches the current directory for headers", function()
+    fresh_cache()
+    local name = "cutelua_cwd_probe_" .. os.time() .. ".h"
+    local f = assert(io.open(name, "w"))
+    f:write("#define V 1\n")
+    f:close()
+    local ok, err = pcall(cuda.kernel, {name = "k", arch = "compute_90",
+      source = '#include "' .. name .. '"\nextern "C" __global__ void k(int *p) { p[0] = V; }\n'})
+    os.remove(name)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("cannot open source file", 1, true))
+  end)
+
+  it("refuses a cache directory longer than 1023 characters", function()
+    local mode, dir = cuda.cache()
+    assert.error_matches(function() cuda.cache("disk", "/" .. ("d"):rep(1023)) end,
+      "cute.cuda.cache: the cache directory is 1024 characters long, more than the 1023 allowed")
+    assert.same({mode, dir}, {cuda.cache()})
+  end)
+
+  it("gives a kernel's PTX, for its architecture or another, without a GPU", function()
+    fresh_cache()
+    local k = cuda.kernel {name = "twice", arch = "compute_90", source =
+      [[extern "C" __global__ void twice(float *p) { p[threadIdx.x] *= 2; }]]}
+    assert.equal(k.binary.image, k:ptx())
+    assert.truthy(k:ptx():find(".target sm_90", 1, true))
+    assert.truthy(k:ptx():find(".entry twice", 1, true))
+    assert.truthy(k:ptx("sm_80"):find(".target sm_80", 1, true))
+    local c = cuda.kernel {name = "twice", arch = "sm_90", source = k.source:sub(#cuda.core.prelude + 2)}
+    assert.equal("cubin", c.binary.kind)
+    assert.truthy(c:ptx():find(".target sm_90", 1, true))
+    assert.error_matches(function() k:ptx("hopper") end,
+      "cute.cuda.Kernel:ptx: architecture hopper is not sm_XY or compute_XY")
+  end)
+
+  it("gives a kernel's SASS where nvdisasm is found", function()
+    local k = cuda.kernel {name = "twice", arch = "compute_90", source =
+      [[extern "C" __global__ void twice(float *p) { p[threadIdx.x] *= 2; }]]}
+    local ok, sass = pcall(k.sass, k)
+    if not ok and tostring(sass):find("nvdisasm not found", 1, true) then
+      pending("no nvdisasm: " .. sass)
+      return
+    end
+    assert.truthy(ok, sass)
+    assert.truthy(sass:find("twice", 1, true))
+    assert.truthy(sass:find("FMUL", 1, true) or sass:find("FADD", 1, true))
+  end)
+
+  it("dumps every program's PTX where CUTELUA_DUMP names a directory", function()
+    local out = os.tmpname()
+    os.remove(out)
+    made[#made + 1] = out
+    os.execute("mkdir -p '" .. out .. "'")
+    local script = [[local cuda = require "cute.cuda"; cuda.cache("memory"); ]]
+      .. [[cuda.kernel {name = "dumped", arch = "compute_90", source = ]]
+      .. [['extern "C" __global__ void dumped(int *p) { p[0] = 7; }'}]]
+    local lua = arg and arg[-1] or "lua5.4"
+    if not lua:find("lua") then lua = "lua5.4" end
+    assert.truthy(os.execute(("CUTELUA_DUMP='%s' %s -e '%s'"):format(out, lua,
+      script:gsub("'", "'\\''"))))
+    local ls = io.popen("ls '" .. out .. "'"):read("a")
+    local name = ls:match("(dumped%-%x+%.ptx)")
+    assert.truthy(name, ls)
+    local f = assert(io.open(out .. "/" .. name))
+    assert.truthy(f:read("a"):find(".entry dumped", 1, true))
+    f:close()
   end)
 
   it("can keep the cache in memory only, or switch it off", function()

@@ -98,6 +98,31 @@ int main() {
   return bad != 0;
 }
 ]]
+  it("has a device type of each dtype's size (cuda/'s one dtype table)", function()
+    local cxx = os.getenv("CXX") or "c++"
+    if not ok_core or os.execute(cxx .. " --version > /dev/null 2>&1") ~= true then
+      pending("no C++ compiler or cute.cuda.core") return
+    end
+    local src = { "#define CUTE_HOST_EMULATION 1", "#define CUTE_DI static inline",
+      "#include <cute/device.h>" }
+    local n = 0
+    for name, d in pairs(core.dtypes) do
+      n = n + 1
+      src[#src + 1] = ("static_assert(sizeof(%s) == %d && sizeof(%s) == %d, \"%s\");")
+        :format(d.device, d.size, d.ctype, d.size, name)
+    end
+    assert.equal(12, n)
+    local base = os.tmpname()
+    os.remove(base)
+    local path = base .. ".cpp"
+    local f = assert(io.open(path, "w"))
+    f:write(table.concat(src, "\n"), "\n")
+    f:close()
+    local ok = os.execute(("%s -std=c++17 -fsyntax-only -I'%s' '%s'"):format(cxx, devdir, path))
+    os.remove(path)
+    assert.is_true(ok == true)
+  end)
+
   it("rounds f32 to bf16 and f16 to nearest even on the host", function()
     local cxx = os.getenv("CXX") or "c++"
     if os.execute(cxx .. " --version > /dev/null 2>&1") ~= true then

@@ -95,6 +95,10 @@ describe("wrong Lua types and arities", function()
     bank_conflicts = {{L "(8,8):(8,1)", L "(32,2):(2,1)"}, 2,
                       marks = {"shared-memory layout", "access pattern"},
                       layouts = {1, 2}},
+    to_linear = {{A, {tv = false}}, 1, opt = {2}, layouts = {1}},
+    from_linear = {{cute.to_linear(A)}, 1},
+    linear_layout = {{"{lane = [[1]]}"}, 1},
+    invert_and_compose = {{cute.to_linear(A), cute.to_linear(A)}, 2},
     -- tiler_tostring prints any value (as Lua's tostring does)
     tiler_tostring = {{{2, 2}}, 0},
   }

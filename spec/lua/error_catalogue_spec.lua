@@ -533,9 +533,9 @@ describe("malformed tuples and coordinates", function()
 end)
 
 -- Argument errors of the stdlib's public functions carry the position of
--- the line that made the call (cute.tiler.public moves a stdlib position
--- there), not a position inside the stdlib nor none; inadmissible algebra
--- carries none, like the C module's messages.
+-- the line that made the call (cute.error finds it on the stack), not a
+-- position inside the stdlib nor none; inadmissible algebra carries none,
+-- like the C module's messages.
 describe("stdlib argument errors", function()
   local atom = require "cute.atom"
   local tv = require "cute.tv"
@@ -588,6 +588,38 @@ describe("stdlib argument errors", function()
       return r
     end)
   end)
+
+  it("of local_tile and local_partition point at the caller", function()
+    at_caller("bad argument #1 to 'local_tile' %(cute.Layout expected, got "
+      .. "number%)", function()
+      local r = cute.local_tile(42, { 2 }, 0); return r end)
+    at_caller("local_partition: the thread layout must be a cute.Layout, got "
+      .. "number", function()
+      local r = cute.local_partition(L "8:1", 42, 0); return r end)
+  end)
+
+  it("point at the user's line however deep in the stdlib they are found",
+    function()
+      -- make_tiled_mma looks its atom up through mma_atom
+      at_caller("mma_atom: no atom named \"nope\"", function()
+        local r = require("cute.atom").make_tiled_mma("nope"); return r end)
+      -- a user function called by the stdlib is the user's line too
+      local f = function() local r = cute.show(L "4:1", "x.foo"); return r end
+      at_caller("show: cannot tell the picture format", function()
+        local ok, e = pcall(f)
+        assert.is_false(ok)
+        error(e, 0)
+      end)
+    end)
+
+  it("have no position when the caller is a C function, as Lua's own",
+    function()
+      assert.equal("bad argument #1 to 'local_partition' (cute.Layout "
+        .. "expected, got number)", err(cute.local_partition, 42, L "4:1", 0))
+      assert.equal("show: cannot tell the picture format of \"x.foo\" (use "
+        .. ".svg, .html, .tex or .txt, or opts.format)",
+        err(cute.show, L "4:1", "x.foo"))
+    end)
 
   it("stay position-free for inadmissible algebra", function()
     local msg = err(function()

@@ -13,6 +13,10 @@
 local cute = require "cute"
 local gemm = require "cute.gemm"
 
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+if here:sub(1, 1) ~= "/" then here = os.getenv("PWD") .. "/" .. here end
+local devdir = here .. "/../../cuda/device"
+
 local have_cuda, cuda = pcall(require, "cute.cuda")
 
 -- The rows of Table 3 (sizes chosen small, odd, and not multiples of the
@@ -180,7 +184,7 @@ local function host_run(p, alpha, beta)
   end
   f:write(alpha, " ", beta, "\n")
   f:close()
-  assert(sh(("%s -std=c++17 -O1 -o '%s' '%s'"):format(cxx, exe, src)),
+  assert(sh(("%s -std=c++17 -O1 -I'%s' -o '%s' '%s'"):format(cxx, devdir, exe, src)),
     "host compile of the generated kernel failed: " .. src)
   local out, got = io.popen(("'%s' < '%s'"):format(exe, input)), {}
   for line in out:lines() do got[#got + 1] = tonumber(line) end

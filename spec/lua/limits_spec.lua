@@ -30,6 +30,26 @@ describe("cute.limits", function()
     assert.equal(l, require "cute.limits")
   end)
 
+  it("refuses to change a C limit, or a stdlib one to a non-integer",
+    function()
+      has(msg(function() cute.limits.leaves = 64 end),
+          "cute.limits.leaves is CUTE_MAX_LEAVES of the C library, for "
+          .. "reading: it cannot change")
+      assert.equal(32, cute.limits.leaves)
+      has(msg(function() cute.limits.cells = -1 end),
+          "cute.limits.cells: a positive integer expected, got -1")
+      has(msg(function() cute.limits.cells = 1.5 end),
+          "cute.limits.cells: a positive integer expected, got 1.5")
+      has(msg(function() cute.limits.cell = 4 end),
+          "cute.limits has no limit cell")
+      assert.equal(65536, cute.limits.cells)
+      local names = {}
+      for name in pairs(cute.limits) do names[#names + 1] = name end
+      table.sort(names)
+      assert.same({"basis_depth", "basis_index", "cells", "depth", "leaves",
+                   "text", "tiler", "tokens", "visit", "walk"}, names)
+    end)
+
   it("keeps cute.print.max_cells as the old name of cells", function()
     local p = require "cute.print"
     assert.equal(cute.limits.cells, p.max_cells)

@@ -83,7 +83,7 @@ static void test_c_work_charged(void) {
   for (i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
     cutelua_state *S = open_with(0, budgets[i], 0);
     double t0 = now(), secs;
-    run_fails(S, walk, CUTELUA_EBUDGET, "instruction budget exhausted");
+    run_fails(S, walk, CUTELUA_EBUDGET, "budget");
     secs = now() - t0;
     CHECK(secs < 2, "budget %llu ran %.2f s", (unsigned long long)budgets[i],
           secs);

@@ -22,6 +22,7 @@
 -- Partitions are layouts: each returns the thread's layout and the offset
 -- it starts at, like slicing (paper eq. 10).
 local core = require "cute.core"
+local E = require "cute.error"
 local divide = require "cute.divide"
 local product = require "cute.product"
 local tiler = require "cute.tiler"
@@ -57,11 +58,11 @@ end
 local function thread_index(op, t, n)
   local i = type(t) == "number" and math.tointeger(t) or nil
   if i == nil then
-    error(("%s(%s): thread index must be an integer, got %s"):format(op,
+    E.raise(("%s(%s): thread index must be an integer, got %s"):format(op,
       tostring(t), type(t) == "number" and tostring(t) or type(t)))
   end
   if i < 0 or i >= n then
-    error(("%s(%s): thread index out of range, need 0 <= t < %d (the "
+    E.raise(("%s(%s): thread index out of range, need 0 <= t < %d (the "
       .. "number of threads)"):format(op, tostring(t), n))
   end
   return i
@@ -98,7 +99,7 @@ function M.type_bits(t)
   if math.type(t) == "integer" and t > 0 then return t end
   local b = type_bits[t]
   if not b then
-    error(("copy_atom: unknown value type %s%s (an integer number of bits or "
+    E.raise(("copy_atom: unknown value type %s%s (an integer number of bits or "
       .. "one of f16 bf16 tf32 f32 f64 s8 u8 s32 b16 b32 b128)")
       :format(tostring(t), type(t) == "string" and "" or " (a " .. type(t) .. ")"))
   end
@@ -110,24 +111,24 @@ local function catalog_entry(name, kind, needs)
   if type(name) == "table" and getmetatable(name) == nil then
     for _, k in ipairs(needs) do
       if name[k] == nil then
-        error(("%s_atom: the spec table has no field %s (needs %s)")
+        E.raise(("%s_atom: the spec table has no field %s (needs %s)")
           :format(kind, k, table.concat(needs, ", ")))
       end
     end
     return name
   end
   if type(name) ~= "string" then
-    error(("%s_atom: an atom name (string) or spec table expected, got %s")
-      :format(kind, tiler.typename(name)))
+    E.raise(("%s_atom: an atom name (string) or spec table expected, got %s")
+      :format(kind, E.typename(name)))
   end
   local catalog = require "cute.atoms"
   local spec = catalog[name]
   if not spec then
-    error(("%s_atom: no atom named %q in the catalog (cute.atoms)")
+    E.raise(("%s_atom: no atom named %q in the catalog (cute.atoms)")
       :format(kind, tostring(name)))
   end
   if spec.kind ~= kind then
-    error(("%s_atom: %s is a %s atom"):format(kind, name, spec.kind))
+    E.raise(("%s_atom: %s is a %s atom"):format(kind, name, spec.kind))
   end
   return spec
 end
@@ -236,7 +237,6 @@ function TiledMMA:get_slice(t)
   return setmetatable({ tiled = self, thr_idx = t,
     thr_vmnk = tv.thr_coord(self.thr_layout_vmnk, t) }, ThrMMA)
 end
-TiledMMA.get_slice = tiler.public(nil, TiledMMA.get_slice)
 TiledMMA.get_thread_slice = TiledMMA.get_slice
 
 -- T = ((ThrV,(ThrI,ThrJ)),(FrgV,(Rest...))) sliced at thread (v,(i,j)):
@@ -324,18 +324,18 @@ end
 function M.make_tiled_mma(atom, thr_layout, permutations)
   if type(atom) == "string" then atom = M.mma_atom(atom) end
   if not M.is_mma_atom(atom) then
-    error("make_tiled_mma: an MMA atom (cute.mma_atom) expected, got "
-      .. tiler.typename(atom))
+    E.raise("make_tiled_mma: an MMA atom (cute.mma_atom) expected, got "
+      .. E.typename(atom))
   end
   local thr = as_layout(thr_layout or core.layout({ 1, 1, 1 }, { 0, 0, 0 }))
   if not tiler.is_layout(thr) then
-    error("make_tiled_mma: the thread layout must be a cute.Layout, CuTe text "
-      .. "or a shape table, got " .. tiler.typename(thr))
+    E.raise("make_tiled_mma: the thread layout must be a cute.Layout, CuTe "
+      .. "text or a shape table, got " .. E.typename(thr))
   end
   local perm
   thr, perm = pad3(thr, permutations)
   if core.rank(thr) ~= 3 then
-    error(("make_tiled_mma: the thread layout %s has rank %d, not <= 3")
+    E.raise(("make_tiled_mma: the thread layout %s has rank %d, not <= 3")
       :format(tostring(thr), core.rank(thr)))
   end
   return setmetatable({ atom = atom, thr_layout_mnk = thr, permutation = perm,
@@ -411,7 +411,6 @@ function TiledCopy:get_slice(t)
   t = thread_index("TiledCopy:get_slice", t, self:size())
   return setmetatable({ tiled = self, thr_idx = t }, ThrCopy)
 end
-TiledCopy.get_slice = tiler.public(nil, TiledCopy.get_slice)
 TiledCopy.get_thread_slice = TiledCopy.get_slice
 
 function TiledCopy:size()
@@ -434,12 +433,12 @@ end
 -- The checks of make_tiled_copy* (op) on its copy atom.
 local function check_copy_atom(op, atom)
   if type(atom) == "string" then
-    error(op .. ": pass cute.copy_atom(name, value_type), which fixes the "
+    E.raise(op .. ": pass cute.copy_atom(name, value_type), which fixes the "
       .. "value type")
   end
   if not M.is_copy_atom(atom) then
-    error(op .. ": a copy atom (cute.copy_atom) expected, got "
-      .. tiler.typename(atom))
+    E.raise(op .. ": a copy atom (cute.copy_atom) expected, got "
+      .. E.typename(atom))
   end
 end
 
@@ -447,7 +446,7 @@ local function tiled_copy(op, atom, layout_tv, tiler)
   local nt, nv = core.size(layout_tv:mode(0)), core.size(layout_tv:mode(1))
   local at, av = core.size(atom.ref:mode(0)), core.size(atom.ref:mode(1))
   if nt % at ~= 0 or nv % av ~= 0 then
-    error(("%s: TV layout %s has %d threads x %d values, not a multiple of "
+    E.raise(("%s: TV layout %s has %d threads x %d values, not a multiple of "
       .. "the atom's %d x %d"):format(op, tostring(layout_tv), nt, nv, at, av))
   end
   return setmetatable({ atom = atom, layout_tv = layout_tv, tiler_mn = tiler },
@@ -470,8 +469,8 @@ local function copy_of_mma(op, get_tv, m, n)
   return function(atom, mma)
     check_copy_atom(op, atom)
     if not M.is_tiled_mma(mma) then
-      error(op .. ": a tiled MMA (cute.make_tiled_mma) expected, got "
-        .. tiler.typename(mma))
+      E.raise(op .. ": a tiled MMA (cute.make_tiled_mma) expected, got "
+        .. E.typename(mma))
     end
     return tiled_copy(op, atom, mma[get_tv](mma),
       tiler.tuple { mma:tile_size(m), mma:tile_size(n) })
@@ -483,10 +482,7 @@ M.make_tiled_copy_C = copy_of_mma("make_tiled_copy_C", "get_layoutC_TV", 0, 1)
 
 function M.is_tiled_copy(x) return getmetatable(x) == TiledCopy end
 
--- Argument errors point at the caller's line (cute.tiler.public);
 -- make_tiled_copy names itself before make_layout_tv's own errors.
-for _, name in ipairs { "type_bits", "mma_atom", "copy_atom", "make_tiled_mma", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C" } do
-  M[name] = tiler.public(name == "make_tiled_copy" and name or nil, M[name])
-end
+M.make_tiled_copy = E.protect("make_tiled_copy", M.make_tiled_copy)
 
 return M

@@ -3,6 +3,7 @@
 -- paper's COPY, events for timing.
 --
 --   local cute = require "cute"
+local E = require "cute.error"
 --   local cuda = require "cute.cuda"
 --   local x = cuda.tensor(cuda.buffer("f32", 1024):random(1), "(32,32):(1,32)")
 --   local y = cuda.tensor(cuda.buffer("f32", 1024), "(32,32):(32,1)")
@@ -47,12 +48,92 @@ local cuda = {
   limits = core.limits,           -- {check, includes, include_depth}
 }
 
+-- ------------------------------------------------------ compile-only use --
+-- A program's PTX and SASS, without a GPU: PTX is NVRTC's for compute_XY,
+-- SASS is nvdisasm's listing of NVRTC's cubin for sm_XY, XY the binary's
+-- architecture unless `arch` names another; both go through the cache.
+local function arch_number(arch, op)
+  local xy = tostring(arch):match("^%a+_(%d+%a?)$")
+  if not xy then
+    error(("cute.cuda.Kernel:%s: architecture %s is not sm_XY or "
+           .. "compute_XY"):format(op, tostring(arch)), 4)
+  end
+  return xy
+end
+
+local function program_ptx(prog, arch)
+  local b = prog.binary
+  if arch == nil and b.kind == "ptx" then return b.image end
+  return core.compile(prog.source, prog.names, "compute_"
+    .. arch_number(arch or b.arch, "ptx"), prog.options).image
+end
+
+local function readable(path)
+  local f = path and io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+-- nvdisasm of $CUDA_HOME, else /usr/local/cuda, else the PATH's.
+local function nvdisasm()
+  local home = os.getenv("CUDA_HOME")
+  for _, p in ipairs {home and home .. "/bin/nvdisasm" or false,
+                      "/usr/local/cuda/bin/nvdisasm"} do
+    if p and readable(p) then return p end
+  end
+  local h = io.popen and io.popen("command -v nvdisasm 2>/dev/null")
+  local p = h and h:read("l")
+  if h then h:close() end
+  return p ~= "" and p or nil
+end
+
+local function program_sass(prog, arch)
+  local b = prog.binary
+  local cubin = (arch == nil and b.kind == "cubin") and b.image
+    or core.compile(prog.source, prog.names, "sm_"
+         .. arch_number(arch or b.arch, "sass"), prog.options).image
+  local tool = nvdisasm()
+  if not tool then
+    error("cute.cuda.Kernel:sass: nvdisasm not found (it ships with the "
+          .. "CUDA toolkit: set CUDA_HOME or put it on PATH)", 3)
+  end
+  local tmp = os.tmpname()
+  local f = assert(io.open(tmp, "wb"))
+  f:write(cubin)
+  f:close()
+  local h = io.popen(("'%s' -c '%s' 2>&1"):format(tool, tmp))
+  local out = h:read("a")
+  local ok = h:close()
+  os.remove(tmp)
+  if not ok then error("cute.cuda.Kernel:sass: nvdisasm failed: " .. out, 3) end
+  return out
+end
+
+-- With CUTELUA_DUMP=dir, every program compiled leaves its PTX (and SASS
+-- where nvdisasm is found) in dir as <first kernel name>-<key>.ptx/.sass.
+local function dump(prog)
+  local dir = os.getenv("CUTELUA_DUMP")
+  if not dir or dir == "" then return end
+  local base = ("%s/%s-%s"):format(dir, prog.names[1]:gsub("[^%w_]", "_"),
+                                   prog.binary.key:sub(1, 16))
+  local function put(ext, text)
+    local f, why = io.open(base .. ext, "wb")
+    if not f then error("cute.cuda: CUTELUA_DUMP: " .. why, 0) end
+    f:write(text)
+    f:close()
+  end
+  put(".ptx", program_ptx(prog))
+  if nvdisasm() then put(".sass", program_sass(prog)) end
+end
+
 -- core.compile, warning once (Lua's warn) when the disk cache could not
 -- be written: cache() still says "disk" but kernels stay in memory only;
 -- stats().disk_errors counts such failures, disk_error gives the first.
+-- Dumps the program where CUTELUA_DUMP asks.
 local disk_warned = false
-local function compile(...)
-  local bin = core.compile(...)
+local function compile(source, names, arch, options)
+  local bin = core.compile(source, names, arch, options)
+  dump {source = source, names = names, options = options, binary = bin}
   if not disk_warned and bin.from_cache == "nvrtc" then
     local s = core.stats()
     if s.disk_errors > 0 then
@@ -64,11 +145,11 @@ local function compile(...)
   return bin
 end
 
-local esize = {f16 = 2, bf16 = 2, f32 = 4, f64 = 8, i8 = 1, i16 = 2,
-               i32 = 4, i64 = 8, u8 = 1, u16 = 2, u32 = 4, u64 = 8}
+local esize = {}   -- bytes by dtype, from cuda/'s table (core.dtypes)
+for name, d in pairs(core.dtypes) do esize[name] = d.size end
 
 --- buffer(dtype, n | {values}) -> device Buffer (a table fills it).
-cuda.buffer = tiler.public("cute.cuda.buffer", function(dtype, init)
+cuda.buffer = E.protect("cute.cuda.buffer", function(dtype, init)
   if type(init) == "table" then
     return core.buffer(dtype, #init):upload(init)
   end
@@ -77,15 +158,15 @@ end)
 
 --- memcpy(dst, src [, bytes]): device to device (Buffers or Tensors'
 -- buffers from their first elements), asynchronous.
-cuda.memcpy = tiler.public("cute.cuda.memcpy", function(dst, src, bytes, stream)
+cuda.memcpy = E.protect("cute.cuda.memcpy", function(dst, src, bytes, stream)
   local db, doff = dst, 0
   local sb, soff = src, 0
   if getmetatable(dst) == cuda.Tensor then db, doff = dst.buffer, dst.offset * esize[dst.dtype] end
   if getmetatable(src) == cuda.Tensor then sb, soff = src.buffer, src.offset * esize[src.dtype] end
   if bytes == nil then
-    if tiler.typename(sb) ~= "cute.cuda.Buffer" then
-      error("cute.cuda.memcpy: the source must be a cute.cuda.Buffer or "
-        .. "tensor, got " .. tiler.typename(src), 2)
+    if E.typename(sb) ~= "cute.cuda.Buffer" then
+      E.raise("cute.cuda.memcpy: the source must be a cute.cuda.Buffer or "
+        .. "tensor, got " .. E.typename(src))
     end
     local _, n, dt = sb:info()
     bytes = n * esize[dt] - soff
@@ -96,7 +177,7 @@ end)
 -- ---------------------------------------------------------------- tensors --
 local function as_layout(x)
   if type(x) == "string" then
-    if x:find(" o ", 1, true) then error("cute.cuda: a tensor needs a plain layout, got " .. x, 3) end
+    if x:find(" o ", 1, true) then E.raise("cute.cuda: a tensor needs a plain layout, got " .. x) end
     return cute.layout(x)
   end
   return x
@@ -124,12 +205,10 @@ local Tensor = { __name = "cute.cuda.Tensor" }
 Tensor.__index = Tensor
 cuda.Tensor = Tensor
 
--- Argument checks naming the call, the argument and the type received,
--- raised at `level` (as error() counts it from the checking function).
-local function check(ok, op, what, x, level)
+-- Argument checks naming the call, the argument and the type received.
+local function check(ok, op, what, x)
   if not ok then
-    error(("cute.cuda.%s: %s, got %s"):format(op, what, tiler.typename(x)),
-          level + 1)
+    E.raise(("cute.cuda.%s: %s, got %s"):format(op, what, E.typename(x)))
   end
 end
 -- What a script may call: functions, and values whose metatable has a
@@ -144,33 +223,33 @@ local function callable(x)
   if type(mt) == "userdata" then return mt.__call ~= nil end  -- a view
   return type(mt) == "table" and rawget(mt, "__call") ~= nil
 end
-local function check_tensors(op, src, dst, level)
+local function check_tensors(op, src, dst)
   check(getmetatable(src) == Tensor, op, "the source must be a cute.cuda "
-    .. "tensor", src, level + 1)
+    .. "tensor", src)
   check(getmetatable(dst) == Tensor, op, "the destination must be a "
-    .. "cute.cuda tensor", dst, level + 1)
+    .. "cute.cuda tensor", dst)
 end
 
 --- tensor(buffer, layout [, offset]): the paper's T = {p + offset} o L.
 -- The image of the layout must lie inside the buffer.
 function cuda.tensor(buf, layout, offset)
-  check(tiler.typename(buf) == "cute.cuda.Buffer", "tensor", "the buffer "
-    .. "must be a cute.cuda.Buffer", buf, 2)
+  check(E.typename(buf) == "cute.cuda.Buffer", "tensor", "the buffer "
+    .. "must be a cute.cuda.Buffer", buf)
   local L = as_layout(layout)
   check(tiler.is_layout(L), "tensor", "the layout must be a cute.Layout or "
-    .. "CuTe text", layout, 2)
+    .. "CuTe text", layout)
   local _, n, dtype = buf:info()
   local given = offset or 0
   offset = math.tointeger(given)   -- 2.0 is 2; 1.5 is refused
   if offset == nil then
-    error(("cute.cuda: tensor %s: offset must be an integer (elements), got "
-           .. "%s"):format(tostring(L), tostring(given)), 2)
+    E.raise(("cute.cuda: tensor %s: offset must be an integer (elements), got "
+           .. "%s"):format(tostring(L), tostring(given)))
   end
   local lo, hi = reach(L)
   if offset + lo < 0 or offset + hi >= n then
-    error(string.format("cute.cuda: tensor %s at offset %d reaches [%d, %d], "
+    E.raise(string.format("cute.cuda: tensor %s at offset %d reaches [%d, %d], "
                         .. "outside the buffer of %d elements", tostring(L),
-                        offset, offset + lo, offset + hi, n), 2)
+                        offset, offset + lo, offset + hi, n))
   end
   return setmetatable({buffer = buf, layout = L, offset = offset,
                        dtype = dtype}, Tensor)
@@ -235,8 +314,8 @@ local function params_of(source, name, tensors)
     elseif base:match("^([%w_]+)_t$") and tensors[base:match("^([%w_]+)_t$")] then kind = "ptr"
     else kind = scalar[base] end
     if not kind then
-      error("cute.cuda: kernel " .. name .. ": cannot pass a parameter of type '"
-            .. base .. "' (give params = {...})", 4)
+      E.raise("cute.cuda: kernel " .. name .. ": cannot pass a parameter of "
+            .. "type '" .. base .. "' (give params = {...})")
     end
     kinds[#kinds + 1] = kind
   end
@@ -261,9 +340,9 @@ end
 -- as its call operator), `name_layout(...)`, `name_size`, `name_elem`.
 function cuda.kernel(spec)
   check(type(spec) == "table", "kernel", "the spec must be a table {source "
-    .. "=, name =, ...}", spec, 2)
+    .. "=, name =, ...}", spec)
   check(type(spec.source) == "string", "kernel", "spec.source must be a "
-    .. "string", spec.source, 2)
+    .. "string", spec.source)
   local parts = {core.prelude}
   for _, n in ipairs(sorted_keys(spec.layouts)) do
     parts[#parts + 1] = core.emit(n, as_layout(spec.layouts[n]))
@@ -283,8 +362,16 @@ function cuda.kernel(spec)
                 or params_of(source, n, spec.tensors or {})
   end
   return setmetatable({binary = bin, source = source, names = names,
-                       params = params}, Kernel)
+                       options = spec.options, params = params}, Kernel)
 end
+
+--- k:ptx([arch]) -> the PTX of the kernel's program (for compute_XY of
+-- its architecture, or of arch); no GPU needed.
+function Kernel:ptx(arch) return program_ptx(self, arch) end
+
+--- k:sass([arch]) -> nvdisasm's SASS listing of the program's cubin (for
+-- sm_XY of its architecture, or of arch); no GPU needed, nvdisasm is.
+function Kernel:sass(arch) return program_sass(self, arch) end
 
 local function dim3(v)
   if type(v) == "table" then return v[1] or 1, v[2] or 1, v[3] or 1 end
@@ -309,12 +396,12 @@ function Kernel:prepare(cfg)
   local kinds = self.params[idx]
   local args = cfg.args or {}
   if not kinds then
-    error("cute.cuda: kernel " .. tostring(self.names[idx]) .. ": parameter "
-          .. "kinds unknown (give params = {...})", 2)
+    E.raise("cute.cuda: kernel " .. tostring(self.names[idx]) .. ": parameter "
+          .. "kinds unknown (give params = {...})")
   end
   if #args ~= #kinds then
-    error(string.format("cute.cuda: kernel %s takes %d arguments, got %d",
-                        self.names[idx], #kinds, #args), 2)
+    E.raise(string.format("cute.cuda: kernel %s takes %d arguments, got %d",
+                        self.names[idx], #kinds, #args))
   end
   local h = self.binary:launcher(idx)
   h:grid(dim3(cfg.grid)):block(dim3(cfg.block)):smem(cfg.smem or 0):stream(cfg.stream)
@@ -333,7 +420,7 @@ function Kernel:launch(cfg)
 end
 
 --- codegen(name, layout [, dtype]) -> the CUDA C a kernel would get.
-cuda.codegen = tiler.public("codegen", function(name, layout, dtype)
+cuda.codegen = E.protect("codegen", function(name, layout, dtype)
   return core.emit(name, as_layout(layout), dtype)
 end)
 
@@ -342,8 +429,8 @@ local copies = {}   -- planned and compiled copies, by what determines them
 
 local function copy_entry(src, dst, opts)
   if src.dtype ~= dst.dtype then
-    error("cute.cuda: copy: dtypes differ (" .. src.dtype .. " to "
-          .. dst.dtype .. "); conversion is not supported", 3)
+    E.raise("cute.cuda: copy: dtypes differ (" .. src.dtype .. " to "
+          .. dst.dtype .. "); conversion is not supported")
   end
   -- The plan depends on the offsets only through their alignment.
   local key = not opts and table.concat({tostring(src.layout), src.offset % 16,
@@ -361,14 +448,14 @@ end
 --- copy_plan(src, dst [, opts]) -> {kind, vector, common, summary, source,
 -- grid, block}: what copy() would run, without running it.
 function cuda.copy_plan(src, dst, opts)
-  check_tensors("copy_plan", src, dst, 2)
+  check_tensors("copy_plan", src, dst)
   return core.copy_plan(src.layout, src.offset, dst.layout, dst.offset,
                         src.dtype, opts)
 end
 
 --- copy_prepare(src, dst [, opts]) -> launch handle, plan.
 function cuda.copy_prepare(src, dst, opts)
-  check_tensors("copy_prepare", src, dst, 2)
+  check_tensors("copy_prepare", src, dst)
   local e = copy_entry(src, dst, opts)
   local h = e.binary:launcher(1)
   h:grid(table.unpack(e.plan.grid)):block(table.unpack(e.plan.block))
@@ -382,7 +469,7 @@ end
 -- "constant" row) is written by several threads: defined only when they
 -- write the same value (src constant along those coordinates), as in CuTe.
 function cuda.copy(src, dst, opts)
-  check_tensors("copy", src, dst, 2)
+  check_tensors("copy", src, dst)
   local h, plan = cuda.copy_prepare(src, dst, opts)
   h()
   return plan
@@ -391,7 +478,7 @@ end
 --- check_copy(src, dst [, samples, seed]) -> nil, or the first index i
 -- with dst(i) ~= src(i) (bitwise; a seeded sample of indices if given).
 function cuda.check_copy(src, dst, samples, seed)
-  check_tensors("check_copy", src, dst, 2)
+  check_tensors("check_copy", src, dst)
   return core.check_copy(src.buffer, src.offset, src.layout,
                          dst.buffer, dst.offset, dst.layout, samples, seed)
 end
@@ -401,7 +488,7 @@ end
 -- one fn() on the device, each repetition timed between two events.
 function cuda.time(fn, opts)
   check(callable(fn), "time", "the timed code must be callable (a function "
-        .. "or a launch handle)", fn, 2)
+        .. "or a launch handle)", fn)
   opts = opts or {}
   for _ = 1, opts.warmup or 3 do fn() end
   local a, b, t = core.event(), core.event(), {}
@@ -439,7 +526,7 @@ function cuda.gemm(A, B, C, opts)
         return p, h
       end
       why = ok and why or tostring(p)
-      if path == "sm90" then error("cute.cuda.gemm: " .. why, 2) end
+      if path == "sm90" then E.raise("cute.cuda.gemm: " .. why) end
       if not fallback_said[why] then
         fallback_said[why] = true
         warn("cute.cuda.gemm: generic kernel, not the Hopper one: ", why)

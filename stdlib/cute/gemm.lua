@@ -22,57 +22,25 @@
 -- One thread computes one C element, threads of a warp along the C mode
 -- with the unit stride (so C and, for column-major operands, A are read
 -- and written coalesced).  This is the reference algorithm, not the fast
--- one: examples/gemm_tiled.lua is the tensor-core kernel.
+-- one: cute.cuda.gemm_sm80 is the tensor-core kernel (examples/
+-- gemm_tiled.lua).
 --
 -- Element types are f16, bf16, f32, f64; f16/bf16 are their bit patterns
--- (as everywhere in the bridge) converted by the helpers in `M.convert`,
--- which are plain C++ so that the kernel also runs under a host emulation
--- (spec/lua/gemm_spec.lua).  Accumulation is in f64 if any operand is
--- f64, else in f32.
+-- (as everywhere in the bridge) converted by cute/convert.h of the device
+-- library, which is plain C/C++ so that the kernel also runs under a host
+-- emulation (spec/lua/gemm_spec.lua, with -I cuda/device).  Accumulation
+-- is in f64 if any operand is f64, else in f32.
 local core = require "cute.core"
-local tiler = require "cute.tiler"
+local E = require "cute.error"
 
 local M = {}
 
 local ctype = { f16 = "unsigned short", bf16 = "unsigned short",
   f32 = "float", f64 = "double" }
 
---- f16/bf16 bits <-> float, round to nearest even (NaN stays NaN).  On the
--- device f32 -> f16 is the cvt instruction; elsewhere the same rounding in
--- integer arithmetic.
-M.convert = [[
-union cute_fbits { unsigned u; float f; };
-CUTE_DI float cute_bf16_to_f32(unsigned short h) {
-  cute_fbits v; v.u = (unsigned)h << 16; return v.f;
-}
-CUTE_DI unsigned short cute_f32_to_bf16(float f) {
-  cute_fbits v; v.f = f;
-  if ((v.u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((v.u >> 16) | 0x40u);
-  return (unsigned short)((v.u + 0x7fffu + ((v.u >> 16) & 1u)) >> 16);
-}
-CUTE_DI float cute_f16_to_f32(unsigned short h) {
-  unsigned s = (unsigned)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  cute_fbits v;
-  if (e == 0x1fu) v.u = s | 0x7f800000u | (m << 13);
-  else if (e != 0) v.u = s | ((e + 112u) << 23) | (m << 13);
-  else { v.f = (float)m * 5.9604644775390625e-8f; v.u |= s; }
-  return v.f;
-}
-CUTE_DI unsigned short cute_f32_to_f16(float f) {
-#ifdef __CUDA_ARCH__
-  unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h;
-#else
-  cute_fbits v; v.f = f;
-  unsigned s = (v.u >> 16) & 0x8000u, x = v.u & 0x7fffffffu;
-  if (x > 0x7f800000u) return (unsigned short)(s | 0x7e00u);
-  if (x >= 0x477ff000u) return (unsigned short)(s | 0x7c00u);
-  if (x < 0x38800000u)
-    return (unsigned short)(s | (unsigned)__builtin_rintf(__builtin_fabsf(f) * 16777216.0f));
-  x -= 0x38000000u;
-  return (unsigned short)(s | ((x + 0xfffu + ((x >> 13) & 1u)) >> 13));
-#endif
-}
-]]
+-- f16/bf16 bits <-> float, round to nearest even: the device library's
+-- cute/convert.h, the one definition host and device share.
+local CONVERT = "#include <cute/convert.h>"
 
 -- C expressions converting an element of dtype t to the accumulator type
 -- and back.
@@ -94,7 +62,7 @@ end
 -- Raised with a stdlib position (level 1), which the public wrappers below
 -- move to the caller's line.
 local function fail(fmt, ...)
-  error("cute.cuda.gemm: " .. fmt:format(...))
+  E.raise("cute.cuda.gemm: " .. fmt:format(...))
 end
 
 local function check_dtype(what, t)
@@ -231,7 +199,7 @@ function M.plan(A, B, C, dtypes, opts)
   local body = KERNEL:gsub("[%u_]+", function(w) return subst[w] end)
   local cap = opts.max_grid_yz or 65535
   local source = table.concat({
-    require("cute.cuda.core").prelude, M.convert,
+    require("cute.cuda.core").prelude, CONVERT,
     emit("cute_A", A), emit("cute_B", B), emit("cute_C", C), body }, "\n")
   return {
     source = source, name = "cute_gemm", acc = acc == "double" and "f64" or "f32",
@@ -244,11 +212,11 @@ end
 
 local compiled = {}   -- plans and kernels by layouts, dtypes and options
 
--- Checked on every call, so not through a pcall: level 3 is gemm's caller.
+-- Checked on every call, so not through a pcall.
 local function operand(what, T)
   if type(T) ~= "table" or not T.layout or not T.dtype or not T.ptr then
-    error(("cute.cuda.gemm: %s must be a cute.cuda tensor, got %s")
-      :format(what, tiler.typename(T)), 3)
+    E.raise(("cute.cuda.gemm: %s must be a cute.cuda tensor, got %s")
+      :format(what, E.typename(T)))
   end
   return T
 end
@@ -274,9 +242,7 @@ function M.gemm(A, B, C, opts)
     tostring(opts.max_grid_yz) }, "|")
   local e = compiled[key]
   if not e then   -- once per combination: a pcall costs nothing per launch
-    local ok, r = pcall(build, A, B, C, opts)
-    if not ok then tiler.reraise(r, nil, nil, 2) end
-    e = r
+    e = E.within("cute.cuda.gemm", build, A, B, C, opts)
     compiled[key] = e
   end
   local h = e.kernel:prepare { grid = e.plan.grid, block = e.plan.block,
@@ -285,9 +251,5 @@ function M.gemm(A, B, C, opts)
   h()
   return e.plan, h
 end
-
--- Argument errors point at the caller's line (cute.tiler.public).
-M.extents = tiler.public(nil, M.extents)
-M.plan = tiler.public(nil, M.plan)
 
 return M

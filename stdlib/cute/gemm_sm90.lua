@@ -26,6 +26,7 @@
 --   local plan = sm90.plan(A, B, C)        -- cute.cuda tensors; or nil, why
 --   sm90.gemm(A, B, C, {alpha = 1, beta = 0})
 local core = require "cute.core"
+local E = require "cute.error"
 local smem = require "cute.smem"
 
 local M = {}
@@ -84,8 +85,9 @@ function M.descriptor(s, rows)
       for x = 0, rows - 1 do
         for y = 0, 15 do
           if P(b * rows + x, 16 * j + y) ~= o + canon(x, y) then
-            error(("cute.gemm_sm90: layout %s is not a wgmma canonical layout at "
-              .. "(%d, %d)"):format(tostring(s.layout), b * rows + x, 16 * j + y))
+            E.raise(("cute.gemm_sm90: layout %s is not a wgmma canonical "
+              .. "layout at (%d, %d)"):format(tostring(s.layout), b * rows + x,
+              16 * j + y))
           end
         end
       end
@@ -119,8 +121,8 @@ function M.boxes(s)
         local x, y = m0 + r, k0 + c
         if s.major ~= "K" then x, y = m0 + c, k0 + r end
         if P(x, y) ~= o + r * inner + c then
-          error(("cute.gemm_sm90: layout %s: box at (%d, %d) is not a row-major "
-            .. "block"):format(tostring(s.layout), m0, k0))
+          E.raise(("cute.gemm_sm90: layout %s: box at (%d, %d) is not a "
+            .. "row-major block"):format(tostring(s.layout), m0, k0))
         end
       end
     end
@@ -528,7 +530,7 @@ end
 -- handle and the kernel, or raises the reason the path does not apply.
 function M.gemm(A, B, C, opts)
   local p, why = M.plan(A, B, C, opts)
-  if not p then error("cute.gemm_sm90: " .. why, 2) end
+  if not p then E.raise("cute.gemm_sm90: " .. why) end
   local h, k = M.prepare(p, C, opts)
   h()
   return p, h, k

@@ -16,6 +16,7 @@
 --   A * B   composition       A .. B   concatenation (A, B)
 --   A == B  structural equality
 local core = require "cute.core"
+local E = require "cute.error"
 local tiler = require "cute.tiler"
 local divide = require "cute.divide"
 local product = require "cute.product"
@@ -73,6 +74,12 @@ local cute = {
   downcast = core.downcast,
   recast = core.recast,
 
+  -- linear layouts over F2 (Triton's), to and from CuTe layouts
+  linear_layout = core.linear_layout,
+  to_linear = core.to_linear,
+  from_linear = core.from_linear,
+  invert_and_compose = core.invert_and_compose,
+
   logical_divide = divide.logical_divide,
   zipped_divide = divide.zipped_divide,
   tiled_divide = divide.tiled_divide,
@@ -99,7 +106,7 @@ local cute = {
 --- make_layout(L0, L1, ...) concatenates layouts, (L0, L1, ...); with
 -- tuples it is cute.layout: make_layout({4, 8}, {1, 4}).  (CuTe's two
 -- make_layout overloads.)
-cute.make_layout = tiler.public("make_layout", function(first, ...)
+cute.make_layout = E.protect("make_layout", function(first, ...)
   if first == nil then return core.concat() end
   if tiler.is_layout(first) then return core.concat(first, ...) end
   return core.layout(first, ...)

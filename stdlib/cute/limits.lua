@@ -13,7 +13,8 @@
 --   visit  2^24   elements a brute-force walk in Lua visits, and the
 --                 entries of the table it fills: tv.owners, tv.bijection,
 --                 the accesses of cute.bank_conflicts, Tensor:to_table
--- The C limits, for reading (the C code keeps its own constants):
+-- The C limits, read-only (the C code keeps its own constants; assigning
+-- one is an error, as is a stdlib limit that is not a positive integer):
 --   leaves 32, tokens 96, depth 8, basis_depth 3, basis_index 254,
 --   tiler 8, text 4096 (algebra/cute.h: CUTE_MAX_*, CUTE_ELIMIT errors);
 --   walk 2^24 (CUTE_MAX_WALK: the cosize of a swizzled layout is exact up
@@ -36,9 +37,13 @@
 -- here bounds the one call where no budget is set, and gives the reason
 -- instead of a spent budget.
 local core = require "cute.core"
+local E = require "cute.error"
 
-local M = { cells = 65536, visit = 1 << 24 }
-for name, value in pairs(core.limits) do M[name] = value end
+local values = { cells = 65536, visit = 1 << 24 }
+local writable = { cells = true, visit = true }
+for name, value in pairs(core.limits) do values[name] = value end
+
+local M = {}
 
 -- n as text: an integer as it is, a count past 2^53 (a float) in three
 -- digits ("1.84e+19").
@@ -53,13 +58,13 @@ end
 -- pass stay on hot paths (every show, every owners).  n may be a float:
 -- a count made by M.product or M.size.
 function M.check(name, op, n, what, ...)
-  local m = M[name]
+  local m = values[name]
   if n > m then
     local operands = table.pack(...)
     for i = 1, operands.n do operands[i] = tostring(operands[i]) end
-    error(("%s(%s): %s %s exceed the limit of %d %s (cute.limits.%s)")
+    E.raise(("%s(%s): %s %s exceed the limit of %d %s (cute.limits.%s)")
       :format(op, table.concat(operands, ", "), count_text(n), what, m, what,
-              name), 2)
+              name))
   end
 end
 
@@ -83,5 +88,24 @@ function M.size(x)
   end
   error(n, 0)
 end
+
+setmetatable(M, {
+  __index = values,
+  __pairs = function() return next, values, nil end,
+  __newindex = function(_, k, v)
+    if writable[k] then
+      if math.type(v) ~= "integer" or v < 1 then
+        E.raise(("cute.limits.%s: a positive integer expected, got %s")
+          :format(k, tostring(v)))
+      end
+      values[k] = v
+    elseif values[k] then
+      E.raise(("cute.limits.%s is CUTE_MAX_%s of the C library, for "
+        .. "reading: it cannot change"):format(k, k:upper()))
+    else
+      E.raise(("cute.limits has no limit %s"):format(tostring(k)))
+    end
+  end,
+})
 
 return M

@@ -12,6 +12,7 @@
 --   local_partition((8,16):(16,1), cute.layout {2, 4}, 5)
 --                                                  --> (4,4):(32,4)  18
 local core = require "cute.core"
+local E = require "cute.error"
 local divide = require "cute.divide"
 local tiler = require "cute.tiler"
 
@@ -42,7 +43,7 @@ end
 -- a Lua list (a tiler, a coordinate); `op` names the caller in errors.
 local function dice_list(proj, t, op, into)
   if type(proj) ~= "table" or type(t) ~= "table" or #proj ~= #t then
-    error(("%s: projection %s does not match %s (CuTe's Step: a list of 1 "
+    E.raise(("%s: projection %s does not match %s (CuTe's Step: a list of 1 "
       .. "and X, one per mode)"):format(op, tiler.tostring(proj),
       tiler.tostring(t)))
   end
@@ -67,8 +68,8 @@ end
 -- projection proj (CuTe's Step<_1,X,_1> is {1, cute.X, 1}), the tiler and
 -- coord are diced by it first.
 --   local_tile((512,64):(1,512), {128,8}, {1,_})  --> (128,8,8):(1,512,4096) 128
-M.local_tile = tiler.public("local_tile", function(A, T, coord, proj)
-  tiler.argcheck(tiler.is_layout(A), "local_tile", 1, "cute.Layout", A)
+M.local_tile = E.protect("local_tile", function(A, T, coord, proj)
+  E.argcheck(tiler.is_layout(A), "local_tile", 1, "cute.Layout", A)
   if proj ~= nil then
     T = tiler.is_layout(T) and dice_layout(proj, T, "local_tile")
       or dice_list(proj, T, "local_tile", {})
@@ -77,7 +78,7 @@ M.local_tile = tiler.public("local_tile", function(A, T, coord, proj)
   local Z = divide.zipped_divide(A, T)
   local ok, why = pcall(core.tuple_tostring, coord)
   if not ok then   -- the C slice would name itself, not the call
-    error(("local_tile(%s, %s): the tile coordinate is not a tuple (%s)")
+    E.raise(("local_tile(%s, %s): the tile coordinate is not a tuple (%s)")
       :format(tostring(A), tiler.tostring(T), why:match("%((.*)%)$") or why))
   end
   return Z(all_of(Z:mode(0)), padded(coord, core.rank(Z:mode(1))))
@@ -97,7 +98,7 @@ function M.flat_coord(T, index, op)
       return c
     end
     if math.type(d) ~= "integer" then
-      error(("%s: thread layout strides must be integers, got %s")
+      E.raise(("%s: thread layout strides must be integers, got %s")
         :format(op, tostring(T)))
     end
     return d == 0 and 0 or (index // d) % s
@@ -127,15 +128,15 @@ end
 -- outer_partition): the rest modes, in order.  Returns the sublayout and
 -- its offset.  With a projection proj (CuTe's Step), thr is diced by it
 -- first.
-M.local_partition = tiler.public("local_partition",
+M.local_partition = E.protect("local_partition",
 function(A, thr, index, proj)
-  tiler.argcheck(tiler.is_layout(A), "local_partition", 1, "cute.Layout", A)
+  E.argcheck(tiler.is_layout(A), "local_partition", 1, "cute.Layout", A)
   if getmetatable(thr) ~= core.metatables.Layout then
-    error("local_partition: the thread layout must be a cute.Layout, got "
-      .. tiler.typename(thr))
+    E.raise("local_partition: the thread layout must be a cute.Layout, got "
+      .. E.typename(thr))
   end
   if type(index) ~= "number" or not math.tointeger(index) then
-    error(("local_partition: thread index %s (a %s) is not an integer")
+    E.raise(("local_partition: thread index %s (a %s) is not an integer")
       :format(tostring(index), type(index)))
   end
   if proj ~= nil then thr = dice_layout(proj, thr, "local_partition") end

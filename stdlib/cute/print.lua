@@ -17,7 +17,7 @@
 -- every picture (cute.show, cute.render, cutelua --show); a bigger layout
 -- is refused with its size before any work, as drawing it would not end.
 local core = require "cute.core"
-local tiler = require "cute.tiler"
+local E = require "cute.error"
 local limits = require "cute.limits"
 
 local M = {}
@@ -37,7 +37,7 @@ setmetatable(M, {
 function M.extent(L, op)
   local r = core.rank(L)
   if r > 2 then
-    error(("%s(%s): rank-2 layout expected, got rank %d")
+    E.raise(("%s(%s): rank-2 layout expected, got rank %d")
       :format(op, tostring(L), r))
   end
   local shape = L:shape()
@@ -71,8 +71,8 @@ end
 local function format(L, op)
   local mt = getmetatable(L)
   if mt ~= Layout and mt ~= core.metatables.ComposedLayout then
-    error(("bad argument #1 to '%s' (cute.Layout or cute.ComposedLayout "
-      .. "expected, got %s)"):format(op, tiler.typename(L)))
+    E.raise(("bad argument #1 to '%s' (cute.Layout or cute.ComposedLayout "
+      .. "expected, got %s)"):format(op, E.typename(L)))
   end
   local rows, cols = M.extent(L, op)
   local r = core.rank(L)
@@ -86,7 +86,7 @@ local function format(L, op)
     return t
   end)
   if not ok then  -- an offset past 64 bits: say which call met it
-    error(("%s(%s): %s"):format(op, tostring(L), tostring(cells)))
+    error(("%s(%s): %s"):format(op, tostring(L), tostring(cells)), 0)
   end
   local width
   if type(r == 2 and L(0, 0) or L(0)) == "table" then  -- coordinate layout
@@ -122,11 +122,6 @@ end
 function M.print_layout(L)
   local s = format(L, "print_layout")
   if io and io.write then io.write(s) else print(s:sub(1, -2)) end
-end
-
--- Argument errors point at the caller's line (cute.tiler.public).
-for _, name in ipairs { "format_layout", "print_layout" } do
-  M[name] = tiler.public(nil, M[name])
 end
 
 return M

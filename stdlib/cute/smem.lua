@@ -26,7 +26,7 @@
 -- The result is the widest swizzle whose writes and reads are both
 -- conflict-free (1-way), with the evidence of every candidate.
 local core = require "cute.core"
-local tiler = require "cute.tiler"
+local E = require "cute.error"
 
 local M = {}
 
@@ -40,7 +40,7 @@ local function log2(x)
 end
 
 local function fail(fmt, ...)
-  error("cute.smem.synthesize: " .. fmt:format(...), 3)
+  E.raise("cute.smem.synthesize: " .. fmt:format(...))
 end
 
 --- The swizzle atom of `bytes` (128, 64, 32; 16 = none) for elements of eb
@@ -113,7 +113,7 @@ end
 -- width); mma "wgmma" requires one of its canonical layouts (all four
 -- atoms are); both take the same candidates otherwise.
 function M.synthesize(spec)
-  if type(spec) ~= "table" then fail("the spec must be a table, got %s", tiler.typename(spec)) end
+  if type(spec) ~= "table" then fail("the spec must be a table, got %s", E.typename(spec)) end
   local tile, major, dtype = spec.tile, spec.major or "K", spec.dtype or "bf16"
   local eb = ebytes[dtype]
   if not eb then fail("unknown dtype %s", tostring(dtype)) end

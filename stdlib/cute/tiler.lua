@@ -19,6 +19,7 @@
 -- Operations that take tilers (composition, the divides, the by-mode
 -- products) call `bymode` with their own per-mode operation.
 local core = require "cute.core"
+local E = require "cute.error"
 
 local M = {}
 
@@ -66,45 +67,13 @@ function M.mark(T)
   return setmetatable(T, Tiler)
 end
 
--- Errors.  Misuse found inside the stdlib is raised with error(msg) (level
--- 1: a position in the stdlib); so is an argument error that a C function
--- raises at the stdlib's call.  The public functions (M.public) move such
--- a position to their caller's line.  Inadmissible algebra, like the C
--- module's messages, carries no position (level 0).
-local stdlib_position = "^[^\n:]*cute/[%w_/]*%.lua:%d+: "
+-- Errors (cute.error): misuse is raised at the caller's line wherever it
+-- is found; an operation made of steps prefixes a failing step's message
+-- with the call the user made.
 
 --- Raise an argument error naming the operation and its operands.
 function M.fail(op, A, T, reason)
-  error(("%s(%s, %s): %s"):format(op, tostring(A), M.tostring(T), reason))
-end
-
---- Re-raise r, an error caught by a public function: at `level` (as
--- error() counts it from the function calling reraise; public functions
--- pass 2, their caller) when it points into the stdlib, as it is otherwise.
--- A message that does not start with `call` ("name(A, T)") is prefixed by
--- it (so a step on a mode or a sub-tiler says which call it was part of);
--- without a call, one that is not about `name` is prefixed by the name; a
--- nil name adds no prefix.
-function M.reraise(r, name, call, level)
-  if type(r) ~= "string" then error(r, 0) end
-  local msg, moved = r:gsub(stdlib_position, "", 1)
-  if call and msg:sub(1, #call) ~= call then
-    msg = call .. ": " .. msg
-  elseif name and not call and not msg:find(name, 1, true) then
-    msg = name .. ": " .. msg
-  end
-  error(msg, moved > 0 and level + 1 or 0)
-end
-
---- The public function `name` made of f (any arguments and results): an
--- error raised with a position in the stdlib is moved to the caller's
--- line.  A pcall per call: not for per-launch paths.
-function M.public(name, f)
-  return function(...)
-    local r = table.pack(pcall(f, ...))
-    if r[1] then return table.unpack(r, 2, r.n) end
-    M.reraise(r[2], name, nil, 2)
-  end
+  E.raise(("%s(%s, %s): %s"):format(op, tostring(A), M.tostring(T), reason))
 end
 
 --- A public operation `name(A, T)` made of the function f: an error from
@@ -113,27 +82,9 @@ end
 --   logical_divide((4,6,8):(2,3,5), 3:1): composition(...): ... condition
 function M.checked(name, f)
   return function(A, T)
-    M.argcheck(M.is_layout(A), name, 1, "cute.Layout", A)
-    local ok, r = pcall(f, A, T)
-    if ok then return r end
-    M.reraise(r, name, ("%s(%s, %s)"):format(name, tostring(A),
-      M.tostring(T)), 2)
-  end
-end
-
---- The Lua type of x, or its class name (cute.Swizzle), for messages.
-function M.typename(x)
-  local mt = getmetatable(x)  -- cute's classes answer with a read-only view
-  local readable = type(mt) == "table" or type(mt) == "userdata"
-  return readable and type(mt.__name) == "string" and mt.__name or type(x)
-end
-
---- Raises "bad argument #k to 'name' (what expected, got T)" unless ok,
--- at the caller of the function that checks (level 3).
-function M.argcheck(ok, name, k, what, x)
-  if not ok then
-    error(("bad argument #%d to '%s' (%s expected, got %s)")
-      :format(k, name, what, M.typename(x)), 3)
+    E.argcheck(M.is_layout(A), name, 1, "cute.Layout", A)
+    return E.within(("%s(%s, %s)"):format(name, tostring(A), M.tostring(T)),
+      f, A, T)
   end
 end
 
@@ -144,7 +95,7 @@ function M.tile(t, op, A, T)
   M.fail(op, A, T, ("%s %s (%s) is not a layout, integer or table")
     :format(t == T and "tiler" or "tiler element", M.tostring(t),
     t == _ and "the slice marker" or math.type(t) == "float"
-    and "a non-integral number" or "a " .. M.typename(t)))
+    and "a non-integral number" or "a " .. E.typename(t)))
 end
 
 -- The first key of table T that is not part of the list 1..#T (a key
@@ -178,7 +129,7 @@ function M.bymode(op, name, A, T, keep_rest, depth)
       :format(max_depth))
   end
   if not M.is_layout(A) then
-    error(("%s: a by-mode tiler needs a cute.Layout on the left, got %s")
+    E.raise(("%s: a by-mode tiler needs a cute.Layout on the left, got %s")
       :format(name, tostring(A)))
   end
   local key, where = bad_key(T)
@@ -240,7 +191,7 @@ end
 -- modes past it belong to the rest.
 function M.unzip(D, T)
   if T == _ and core.rank(D) ~= 2 then
-    error(("a mode kept whole by _ is split into (tile, rest) as its modes "
+    E.raise(("a mode kept whole by _ is split into (tile, rest) as its modes "
       .. "0 and 1, as in CuTe, so it needs rank 2; %s has rank %d")
       :format(tostring(D), core.rank(D)))
   end
@@ -284,15 +235,13 @@ local function by_tiler(A, B)
   return core.composition(A, B)
 end
 local function by_tiler_checked(A, B)
-  local ok, R = pcall(by_tiler, A, B)
-  if ok then return R end
-  M.reraise(R, "composition", M.is_layout(A) and type(B) == "table"
-    and ("composition(%s, %s)"):format(tostring(A), M.tostring(B)), 2)
+  return E.within(M.is_layout(A) and type(B) == "table"
+    and ("composition(%s, %s)"):format(tostring(A), M.tostring(B))
+    or "composition", by_tiler, A, B)
 end
 function M.composition(A, B)
-  -- Two layouts (or a layout and n) go straight to C: its errors then carry
-  -- no position, so the public wrapper (a pcall and a table per call) has
-  -- nothing to add.
+  -- Two layouts (or a layout and n) go straight to C, whose errors need
+  -- no prefix, without the pcall of E.within.
   if M.is_layout(A) then
     if M.is_layout(B) or math.type(B) == "integer" then
       return core.composition(A, B)

@@ -23,6 +23,7 @@
 -- The checks (`bijection`) and the ownership table (`owners`) used by the
 -- pictures and the specs live here too.
 local core = require "cute.core"
+local E = require "cute.error"
 local limits = require "cute.limits"
 local partition = require "cute.partition"
 local product = require "cute.product"
@@ -32,8 +33,8 @@ local M = {}
 
 local function check_layout(op, x, what)
   if not tiler.is_layout(x) then
-    error(("%s: %s must be a cute.Layout, got %s")
-      :format(op, what, tiler.typename(x)))
+    E.raise(("%s: %s must be a cute.Layout, got %s")
+      :format(op, what, E.typename(x)))
   end
 end
 
@@ -50,7 +51,7 @@ function M.make_layout_tv(thr, val)
   local inv = core.right_inverse(mn)
   local nt, nv = core.size(thr), core.size(val)
   if core.size(inv) ~= nt * nv then
-    error(("make_layout_tv(%s, %s): raked product %s is not a bijection "
+    E.raise(("make_layout_tv(%s, %s): raked product %s is not a bijection "
       .. "onto 0..%d (are both layouts compact?)")
       :format(tostring(thr), tostring(val), tostring(mn), nt * nv - 1))
   end
@@ -71,25 +72,20 @@ end
 function M.tv_partition(data, tv, t)
   local mt = getmetatable(data)
   if mt ~= core.metatables.Layout and mt ~= core.metatables.ComposedLayout then
-    error("tv_partition: the data layout must be a cute.Layout or "
-      .. "cute.ComposedLayout, got " .. tiler.typename(data))
+    E.raise("tv_partition: the data layout must be a cute.Layout or "
+      .. "cute.ComposedLayout, got " .. E.typename(data))
   end
   check_layout("tv_partition", tv, "the TV layout")
   if type(t) ~= "table" and not (type(t) == "number" and math.tointeger(t)) then
-    error("tv_partition: the thread index must be an integer or a "
+    E.raise("tv_partition: the thread index must be an integer or a "
       .. "coordinate, got " .. (type(t) == "number" and tostring(t) or type(t)))
   end
   -- the steps (composition, the slice) name themselves: say which call
-  local ok, part, offset = pcall(function()
-    return core.composition(data, tv)(t, core._)
-  end)
-  if not ok then
-    local okt, text = pcall(core.tuple_tostring, t)
-    local why = tostring(part):gsub("^[^\n:]*cute/[%w_/]*%.lua:%d+: ", "")
-    error(("tv_partition(%s, %s, %s): %s"):format(tostring(data),
-      tostring(tv), okt and text or "?", why))
-  end
-  return part, offset
+  local okt, text = pcall(core.tuple_tostring, t)
+  return E.within(("tv_partition(%s, %s, %s)"):format(tostring(data),
+    tostring(tv), okt and text or "?"), function()
+      return core.composition(data, tv)(t, core._)
+    end)
 end
 
 --- The tile index a TV layout's value stands for: integers as they are;
@@ -107,7 +103,7 @@ end
 function M.owners(tv, shape)
   check_layout("owners", tv, "the TV layout")
   if core.rank(tv) ~= 2 then
-    error(("owners(%s): a TV layout has rank 2 (thread, value)")
+    E.raise(("owners(%s): a TV layout has rank 2 (thread, value)")
       :format(tostring(tv)))
   end
   local n = core.size(shape)
@@ -118,7 +114,7 @@ function M.owners(tv, shape)
     for v = 0, nv - 1 do
       local i = tile_index(tv(t, v), shape)
       if i < 0 or i >= n then
-        error(("owners(%s): (T%d,V%d) -> %d lies outside the %s tile")
+        E.raise(("owners(%s): (T%d,V%d) -> %d lies outside the %s tile")
           :format(tostring(tv), t, v, i, core.tuple_tostring(shape)))
       end
       local o = owners[i + 1]
@@ -156,11 +152,6 @@ function M.bijection(tv, n)
     seen[x] = i
   end
   return true
-end
-
--- Argument errors point at the caller's line (cute.tiler.public).
-for _, name in ipairs { "make_layout_tv", "tv_partition", "owners", "bijection" } do
-  M[name] = tiler.public(nil, M[name])
 end
 
 return M

@@ -57,7 +57,10 @@ G.defaults = {
 local mma_fn = { bf16 = "mma_16x8x16_f32bf16", f16 = "mma_16x8x16_f32f16" }
 local mma_atom = { bf16 = "SM80_16x8x16_F32BF16BF16F32_TN",
   f16 = "SM80_16x8x16_F32F16F16F32_TN" }
-local ctype = { f32 = "float", bf16 = "cute::bf16_t", f16 = "cute::half_t" }
+local ctype = {}   -- the C types this kernel takes, from cuda/'s dtype table
+for _, t in ipairs { "f32", "bf16", "f16" } do
+  ctype[t] = require("cute.cuda.core").dtypes[t].device
+end
 
 local function fail(fmt, ...)
   error("cute.cuda.gemm_sm80: " .. fmt:format(...), 0)
@@ -431,7 +434,7 @@ function G.build(cfg, dtypes, widths)
   widths = widths or {}
   local BM, BN, BK, S = c.BM, c.BN, c.BK, c.stages
   local WM, WN = c.warps[1], c.warps[2]
-  local smem = check_smem(S, BM, BN, BK, 2, tc == "f32" and 4 or 2)
+  local smem = check_smem(S, BM, BN, BK, 2, require("cute.cuda.core").dtypes[tc].size)
 
   -- shared tiles before the swizzle: K-major rows of BK elements
   local sA, sB = cute.layout({ BM, BK }, { BK, 1 }), cute.layout({ BN, BK }, { BK, 1 })
@@ -600,7 +603,7 @@ function G.prepare(cfg, A, B, C)
   local tiles = ((e.M + p.tile[1] - 1) // p.tile[1]) * ((e.N + p.tile[2] - 1) // p.tile[2])
   local plan = setmetatable({ grid = { tiles, e.L, 1 }, extents = e, widths = w },
     { __index = p })
-  if C:ptr() % (2 * ({ f32 = 4, bf16 = 2, f16 = 2 })[C.dtype]) ~= 0 then
+  if C:ptr() % (2 * require("cute.cuda.core").dtypes[C.dtype].size) ~= 0 then
     args[#args] = 1    -- C's first pair is not vector-aligned
   end
   local all = { A, B, C }

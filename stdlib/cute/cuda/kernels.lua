@@ -12,18 +12,18 @@
 --                                              -- and B row-major, any M, N
 --   local h = K.softmax(X, Y)                  -- Y(r,:) = softmax(X(r,:))
 local cute = require "cute"
+local E = require "cute.error"
 
 local K = {}
 
-local esize = { f16 = 2, bf16 = 2, f32 = 4, f64 = 8, i8 = 1, i16 = 2, i32 = 4,
-  i64 = 8, u8 = 1, u16 = 2, u32 = 4, u64 = 8 }
-local ctype = { f16 = "cute::half_t", bf16 = "cute::bf16_t", f32 = "float",
-  f64 = "double", i8 = "signed char", i16 = "short", i32 = "int",
-  i64 = "long long", u8 = "unsigned char", u16 = "unsigned short",
-  u32 = "unsigned", u64 = "unsigned long long" }
+-- bytes and device-library types by dtype: cuda/'s table (core.dtypes)
+local esize, ctype = {}, {}
+for name, d in pairs(require("cute.cuda.core").dtypes) do
+  esize[name], ctype[name] = d.size, d.device
+end
 
 local function fail(op, fmt, ...)
-  error(("cute.cuda.kernels.%s: " .. fmt):format(op, ...), 3)
+  E.raise(("cute.cuda.kernels.%s: " .. fmt):format(op, ...))
 end
 
 local function is_tensor(T)

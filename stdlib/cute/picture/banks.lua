@@ -18,6 +18,7 @@
 -- a thread go in one instruction (default 1), opts.bytes is the element
 -- size (default 4).  Threads 0..31 form warp 0, and so on.
 local core = require "cute.core"
+local E = require "cute.error"
 local limits = require "cute.limits"
 local tiler = require "cute.tiler"
 local model_m = require "cute.picture.model"
@@ -76,17 +77,17 @@ end
 function M.bank_conflicts(smem, access, opts)
   local mt = getmetatable(smem)
   if mt ~= core.metatables.Layout and mt ~= core.metatables.ComposedLayout then
-    error("bank_conflicts: the shared-memory layout must be a cute.Layout or "
-      .. "cute.ComposedLayout, got " .. tiler.typename(smem))
+    E.raise("bank_conflicts: the shared-memory layout must be a cute.Layout or "
+      .. "cute.ComposedLayout, got " .. E.typename(smem))
   end
   if not tiler.is_layout(access) then
-    error("bank_conflicts: the access pattern must be a (thread, value) "
-      .. "cute.Layout, got " .. tiler.typename(access))
+    E.raise("bank_conflicts: the access pattern must be a (thread, value) "
+      .. "cute.Layout, got " .. E.typename(access))
   end
   opts = opts or {}
   local rows, cols = model_m.extent(smem, "bank_conflicts")
   if core.rank(access) ~= 2 then
-    error(("bank_conflicts: the access pattern %s is not a (thread, value) "
+    E.raise(("bank_conflicts: the access pattern %s is not a (thread, value) "
       .. "layout"):format(tostring(access)))
   end
   local self = setmetatable({ smem = smem, access = access, rows = rows,
@@ -152,11 +153,6 @@ function M.model(r, opts)
       :format(tostring(r.access), r.vec),
     ("%d instructions: worst %d-way conflict, %d wavefronts (ideal %d)")
       :format(#r.instructions, r.worst, r.wavefronts, r.ideal) } }
-end
-
--- Argument errors point at the caller's line (cute.tiler.public).
-for _, name in ipairs { "bank_conflicts" } do
-  M[name] = tiler.public(nil, M[name])
 end
 
 return M

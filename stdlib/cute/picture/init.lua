@@ -21,7 +21,7 @@
 -- ("bank" or "chunk": a layout's offsets by shared-memory bank or 16-byte
 -- chunk, elements `bytes` wide, default 2).  Layouts of any rank draw.
 local core = require "cute.core"
-local tiler = require "cute.tiler"
+local E = require "cute.error"
 local atom = require "cute.atom"
 local model = require "cute.picture.model"
 local banks = require "cute.picture.banks"
@@ -48,12 +48,12 @@ local function parse(s)
   local e = catalog[s]
   if e and e.kind == "mma" then return atom.mma_atom(s) end
   if e then
-    error(("show: %s is a copy atom: draw a tiled copy of it "
+    E.raise(("show: %s is a copy atom: draw a tiled copy of it "
       .. "(cute.make_tiled_copy)"):format(s))
   end
   local ok, L = pcall(core.layout, s)
   if not ok then
-    error(("show: %q is neither a layout nor an MMA atom of the catalog: %s")
+    E.raise(("show: %q is neither a layout nor an MMA atom of the catalog: %s")
       :format(s, L))
   end
   return L
@@ -62,8 +62,8 @@ end
 -- opts as given to a public call: a table or nil.
 local function check_opts(opts, op)
   if opts ~= nil and type(opts) ~= "table" then
-    error(("bad argument #3 to '%s' (options table expected, got %s)")
-      :format(op, tiler.typename(opts)))
+    E.raise(("bad argument #3 to '%s' (options table expected, got %s)")
+      :format(op, E.typename(opts)))
   end
   return opts or {}
 end
@@ -85,19 +85,19 @@ local function build(x, opts, op)
   if mt == mts.Layout or mt == mts.ComposedLayout then
     return model.layout(x, opts, op)
   end
-  error(("%s: cannot draw %s (a layout, TV layout with opts.tile, MMA "
+  E.raise(("%s: cannot draw %s (a layout, TV layout with opts.tile, MMA "
     .. "atom, tiled MMA, tiled copy, cute.operation or bank_conflicts result)")
-    :format(op, tiler.typename(x)))
+    :format(op, E.typename(x)))
 end
 
 -- render(x, format, opts) with the name of the public call.
 local function render(x, format, opts, op)
   local r = renderers[format]
   if type(format) ~= "string" then
-    error(("%s: the picture format must be a string (svg, html, tex or "
+    E.raise(("%s: the picture format must be a string (svg, html, tex or "
       .. "txt), got %s"):format(op, type(format)))
   elseif not r then
-    error(("%s: unknown picture format %q (svg, html, tex or txt)")
+    E.raise(("%s: unknown picture format %q (svg, html, tex or txt)")
       :format(op, format))
   end
   opts = check_opts(opts, op)
@@ -120,7 +120,7 @@ function M.show(x, path, opts)
   if type(path) == "table" then path, opts = nil, path end
   opts = check_opts(opts, "show")
   if path ~= nil and type(path) ~= "string" then
-    error("show: the path must be a string, got " .. type(path))
+    E.raise("show: the path must be a string, got " .. type(path))
   end
   if path == nil then
     local s = render(x, "txt", opts, "show")
@@ -129,23 +129,18 @@ function M.show(x, path, opts)
   end
   local format = opts.format or tostring(path):match "%.(%w+)$"
   if not renderers[format and format:lower()] then
-    error(("show: cannot tell the picture format of %q (use .svg, .html, "
+    E.raise(("show: cannot tell the picture format of %q (use .svg, .html, "
       .. ".tex or .txt, or opts.format)"):format(tostring(path)))
   end
   local s = render(x, format:lower(), opts, "show")
   if not (io and io.open) then
-    error("show: this host has no io library to write " .. path)
+    E.raise("show: this host has no io library to write " .. path)
   end
   local f, err = io.open(path, "w")
-  if not f then error("show: " .. err) end
+  if not f then E.raise("show: " .. err) end
   f:write(s)
   f:close()
   return path
-end
-
--- Argument errors point at the caller's line (cute.tiler.public).
-for _, name in ipairs { "model", "render", "show" } do
-  M[name] = tiler.public(nil, M[name])
 end
 
 return M

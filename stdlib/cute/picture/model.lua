@@ -21,6 +21,7 @@
 local core = require "cute.core"
 local tv = require "cute.tv"
 local palette = require "cute.picture.palette"
+local E = require "cute.error"
 local limits = require "cute.limits"
 local print_m = require "cute.print"
 
@@ -181,7 +182,7 @@ end
 -- data layout `opts.data`.
 function M.tv(X, shape, opts, op)
   if type(shape) ~= "table" or #shape ~= 2 then
-    error(("%s(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
+    E.raise(("%s(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
       :format(op, tostring(X)))
   end
   limits.check("cells", op, limits.size(X), "cells", X)

@@ -16,6 +16,7 @@
 -- offset R(i).  Each layout is drawn as a (mode 0, the other modes) grid,
 -- so layouts of any rank fit.
 local core = require "cute.core"
+local E = require "cute.error"
 local tiler = require "cute.tiler"
 local model_m = require "cute.picture.model"
 local palette = require "cute.picture.palette"
@@ -41,15 +42,15 @@ function M.operation(name, ...)
   local cute = require "cute"
   local f = type(name) == "string" and rawget(cute, name)
   if type(f) ~= "function" then
-    error(("operation: %s is not a function of cute (composition, "
-      .. "logical_divide, blocked_product, ...)"):format(tostring(name)), 2)
+    E.raise(("operation: %s is not a function of cute (composition, "
+      .. "logical_divide, blocked_product, ...)"):format(tostring(name)))
   end
   local args = table.pack(...)
   local result = f(...)
   if not (tiler.is_layout(result)
           or getmetatable(result) == core.metatables.ComposedLayout) then
-    error(("operation: %s returns a %s, not a layout to draw")
-      :format(name, tiler.typename(result)), 2)
+    E.raise(("operation: %s returns a %s, not a layout to draw")
+      :format(name, E.typename(result)))
   end
   return setmetatable({ name = name, args = { table.unpack(args, 1, args.n) },
                         result = result }, Operation)

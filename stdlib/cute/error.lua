@@ -1,0 +1,86 @@
+--- cute.error -- how the stdlib raises errors, in one place (docs/errors.md).
+--
+-- Misuse -- a wrong argument, an unknown name, a limit passed -- is
+-- reported at the line of the script that called the public function,
+-- however deep in the stdlib it is found:
+--
+--   cute.local_partition(A, 42, 0)   -- at script.lua:7
+--   --> script.lua:7: local_partition: the thread layout must be a
+--       cute.Layout, got number
+--
+-- raise() finds that line once, by walking the stack past the stdlib's
+-- own frames (core.raise, in C), so no function counts error levels and
+-- none wraps its body in a pcall to move positions afterwards.  Called
+-- through pcall(cute.f, ...) the message has no position, as for the C
+-- functions.  Inadmissible algebra is the C library's message, raised by
+-- cute.core with no position.  A public function made of steps prefixes a
+-- failing step's message with the call the user made (within).
+local core = require "cute.core"
+
+local M = {}
+
+-- Inside within(), misuse is raised as {msg = ...} so that within can
+-- prefix it before it is positioned; depth counts the nested calls.
+local depth = 0
+
+--- Raise msg at the line that called into the stdlib.  core.raise must be
+-- called from this file: it takes this file's directory as the stdlib's.
+function M.raise(msg)
+  if depth > 0 then error({ msg = msg }, 0) end
+  core.raise(msg)
+end
+
+--- The Lua type of x, or its class name (cute.Swizzle), for messages.
+function M.typename(x)
+  local mt = getmetatable(x)  -- cute's classes answer with a read-only view
+  local readable = type(mt) == "table" or type(mt) == "userdata"
+  return readable and type(mt.__name) == "string" and mt.__name or type(x)
+end
+
+--- Raises "bad argument #k to 'name' (what expected, got T)" unless ok.
+function M.argcheck(ok, name, k, what, x)
+  if not ok then
+    M.raise(("bad argument #%d to '%s' (%s expected, got %s)")
+      :format(k, name, what, M.typename(x)))
+  end
+end
+
+local function finish(ok, ...)
+  depth = depth - 1
+  return ok, ...
+end
+
+-- The stdlib's folder as positions name it ("stdlib/cute/"): a C
+-- function's argument error raised at a stdlib line starts with it.
+local function here() error("") end
+local folder = select(2, pcall(here)):match("^(.*[/\\])[^/\\]*:%d+: $")
+
+--- f(...) for a public function `label` ("op(A, T)", or a name) whose
+-- steps call the C module with the user's values: an error is prefixed by
+-- the label unless it names it already, so a failing step says which call
+-- it was part of.  A C function's argument error, positioned at the
+-- stdlib's line that called it, is misuse: raised at the caller's line.
+-- The algebra's messages keep no position.  A pcall per call: for public
+-- functions, not for per-launch paths.
+function M.within(label, f, ...)
+  depth = depth + 1
+  local r = table.pack(finish(pcall(f, ...)))
+  if r[1] then return table.unpack(r, 2, r.n) end
+  local e = r[2]
+  local msg = type(e) == "table" and e.msg or e
+  if type(msg) ~= "string" then error(e, 0) end
+  local misuse = type(e) == "table"
+  if folder and msg:sub(1, #folder) == folder then
+    msg, misuse = msg:gsub("^[^\n]-:%d+: ", "", 1), true
+  end
+  if not msg:find(label, 1, true) then msg = label .. ": " .. msg end
+  if misuse and depth == 0 then M.raise(msg) end
+  error(misuse and { msg = msg } or msg, 0)
+end
+
+--- The public function made of f: f(...) run by within(label, ...).
+function M.protect(label, f)
+  return function(...) return M.within(label, f, ...) end
+end
+
+return M
