@@ -49,23 +49,22 @@ static int64_t ceil_div(int64_t a, int64_t b)
   return a / b + (a % b != 0);
 }
 
-static cute_status complement_fn(cute_leaves *res, const cute_leaves *sel,
+static cute_status complement_fn(cute_leaves *res, cute_leaves *sel,
                                  cute_basis e, const cute_layout *A,
                                  void *vctx, cute_error *err)
 {
   const complement_ctx *ctx = (const complement_ctx *)vctx;
   int strict = ctx->cotarget > 0;
   int64_t cur = 1, cosize = 1, ext, target;
-  cute_leaves x = *sel;
   int i;
   if (strict && e != 0)
     return cute_fail_op(err, CUTE_ECODOMAIN, OP, A, NULL,
                         "an integer cotarget (%lld) needs an integral "
                         "codomain", (long long)ctx->cotarget);
-  cute_leaves_sort(&x);
+  cute_leaves_sort(sel);
   res->n = 0;
-  for (i = 0; i < x.n; i++) {
-    const cute_leaf *m = &x.m[i];
+  for (i = 0; i < sel->n; i++) {
+    const cute_leaf *m = &sel->m[i];
     if (m->d < cur)
       return cute_fail_op(err, CUTE_ENONINJECTIVE, OP, A, NULL,
                           "non-injective (or interleaved) modes: stride %lld "

@@ -38,7 +38,7 @@
  * rejected rather than approximated.
  */
 #include "leaves.h"
-#include "scratch.h"
+#include "tiling.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -474,8 +474,8 @@ static const char *overfull(const cute_layout *r, int ntok, int nleaf,
 
 /* (A0 o T0, A1 o T1, ...) in one pass: each mode of A is composed where it
  * lies in A (ctx.a) and its result emitted straight into the scratch r. */
-cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
-                                   const cute_tiler *T, cute_error *err)
+cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
+                                  const cute_tiler *T, cute_error *err)
 {
   cute_layout r;
   ctx c;
@@ -487,7 +487,7 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
     return cute_fail(err, CUTE_EINVAL, OP ": malformed tiler (%d modes)",
                      T->n);
   if (T->n > rank) {
-    snprintf(why, sizeof why, "tiler of rank %d is longer than A (rank %d)",
+    snprintf(why, sizeof why, "tiler has %d modes but the layout has rank %d",
              T->n, rank);
     return tiler_fail(err, CUTE_ERANK, A, T, -1, why);
   }

@@ -43,7 +43,7 @@ extern "C" {
 #define CUTE_MAX_DEPTH        8  /* nesting depth of a tuple                */
 #define CUTE_MAX_BASIS_DEPTH  3  /* length of a basis path (1@1@0 has 2)    */
 #define CUTE_MAX_BASIS_INDEX 254 /* largest mode index in a basis path      */
-#define CUTE_MAX_TILER        8  /* modes of a by-mode tiler <...>          */
+#define CUTE_MAX_TILER       32  /* layouts of one tiler (<...>, nested)    */
 #define CUTE_MAX_TEXT      4096  /* longest text accepted by the parsers    */
 #define CUTE_ERRMSG_SIZE    512
 
@@ -334,15 +334,103 @@ cute_status cute_filter(cute_layout *out, const cute_layout *L,
 cute_status cute_composition(cute_layout *out, const cute_layout *A,
                              const cute_layout *B, cute_error *err);
 
-/* A by-mode tiler <T0, T1, ...> (paper 3.3.5). */
+/* A tiler (paper 3.3.5, CuTe's Tiler): a layout B, the slice marker `_`
+ * (CuTe's Underscore: the mode is left whole), or a by-mode list
+ * <T0, T1, ...> whose element i acts on mode i of the layout -- each
+ * element itself a tiler, so lists nest.  The structure is spelled in tok[]
+ * ('<' and '>' around a list, 'L' for the next layout of mode[], '_' for
+ * the marker); ntok == 0 is the flat list <mode[0],...,mode[n-1]> (what
+ * cute_tiler_parse makes of "<4:1,8:2>").
+ *   <2:1,<_,4:1>>  is  tok "<L<_L>>", mode {2:1, 4:1}
+ *   4:1            is  tok "L",       mode {4:1}       (a whole-layout B)
+ *   _              is  tok "_",       n 0 */
+#define CUTE_MAX_TILER_TOKENS CUTE_MAX_TOKENS
 typedef struct cute_tiler {
-  int n;
+  int n;                               /* layouts used in mode[] */
   cute_layout mode[CUTE_MAX_TILER];
+  uint8_t ntok;
+  char tok[CUTE_MAX_TILER_TOKENS];
 } cute_tiler;
+/* Is T well formed (balanced, one root, n layouts, nesting within
+ * CUTE_MAX_DEPTH)?  CUTE_EINVAL / CUTE_ELIMIT otherwise. */
+cute_status cute_tiler_check(const cute_tiler *T, cute_error *err);
 /* (A0 o T0, A1 o T1, ...): modes of A past the tiler are dropped, as CuTe
- * C++ does; a tiler longer than rank(A) is a CUTE_ERANK error. */
+ * C++ does; a list longer than rank(A) is a CUTE_ERANK error.  A `_`
+ * element keeps its mode (A_i o _ = A_i); a layout tiler is A o B. */
 cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
                                    const cute_tiler *T, cute_error *err);
+
+/* Divides (paper 3.5.2) by a tiler T, modes of A past a list kept:
+ *   A / B = A o (B, B*),  B* = coalesce(complement(B, size(A)))
+ * so (B, B*) covers A and no element is dropped; mode 0 is the tile, mode
+ * 1 the rest.  The arrangements split each divided mode into (tile, rest)
+ * -- a `_` element's mode must have rank 2 to be read so (CuTe's zip2_by),
+ * or rank 1 (then the tile part is 1:0 and the mode is all rest):
+ *   (8,16):(20,1) / <4:1,8:2>  = ((4,2),(8,2)):((20,80),(2,1))  logical
+ *                              = ((4,8),(2,2)):((20,2),(80,1))   zipped
+ *                              = ((4,8),2,2):((20,2),80,1)       tiled
+ *                              = (4,8,2,2):(20,2,80,1)           flat
+ * Errors name the call, then the step that failed:
+ *   "logical_divide(A, <T>): composition(...): ... condition violated".
+ * @post size(out) = size(A); logical: out(i) ranges over A's image. */
+cute_status cute_logical_divide(cute_layout *out, const cute_layout *A,
+                                const cute_tiler *T, cute_error *err);
+cute_status cute_zipped_divide(cute_layout *out, const cute_layout *A,
+                               const cute_tiler *T, cute_error *err);
+cute_status cute_tiled_divide(cute_layout *out, const cute_layout *A,
+                              const cute_tiler *T, cute_error *err);
+cute_status cute_flat_divide(cute_layout *out, const cute_layout *A,
+                             const cute_tiler *T, cute_error *err);
+
+/* Products (paper 3.5.1, Figures 10 and 11) by a tiler T:
+ *   A x B = (A, A* o B),  A* the minimal complement of A
+ * (on its extended domain, so A* o B keeps stepping past A).  A list
+ * multiplies by mode, modes past it kept; arrangements as for divides.
+ * blocked and raked take a layout B: ranks are padded to the larger with
+ * 1:0 modes (CuTe's append<R>) and mode i pairs A_i with its grid
+ * A* o B_i, as (A_i, grid_i) (blocked) or (grid_i, A_i) (raked); an
+ * integer-shaped A gives the pair itself (CuTe's zip of a non-tuple):
+ *   (3,4):(4,1) x (2,5):(1,2) = ((3,4),(2,5)):((4,1),(12,24))   logical
+ *     blocked = ((3,2),(4,5)):((4,12),(1,24))                    Figure 10
+ *     raked   = ((2,3),(5,4)):((12,4),(24,1))                    Figure 11
+ * @post size(out) = size(A) * size(B) (by mode for lists), and
+ *       out(a + size(A) b) = A(a) + A*(B(b)) for the logical product. */
+cute_status cute_logical_product(cute_layout *out, const cute_layout *A,
+                                 const cute_tiler *T, cute_error *err);
+cute_status cute_zipped_product(cute_layout *out, const cute_layout *A,
+                                const cute_tiler *T, cute_error *err);
+cute_status cute_tiled_product(cute_layout *out, const cute_layout *A,
+                               const cute_tiler *T, cute_error *err);
+cute_status cute_flat_product(cute_layout *out, const cute_layout *A,
+                              const cute_tiler *T, cute_error *err);
+cute_status cute_blocked_product(cute_layout *out, const cute_layout *A,
+                                 const cute_layout *B, cute_error *err);
+cute_status cute_raked_product(cute_layout *out, const cute_layout *A,
+                               const cute_layout *B, cute_error *err);
+
+/* Partitioning by compose-and-slice (paper 3.3.4, CuTe's local_tile and
+ * local_partition).  `proj`, when not NULL, is CuTe's Step: a tuple whose
+ * CUTE_UNDERSCORE leaves (X) drop the matching element and whose other
+ * leaves keep it; local_tile dices the tiler (a list, or a layout's
+ * modes) and the coordinate with it, local_partition the thread layout.
+ * local_tile: zipped_divide(A, T) sliced at (the tile modes, coord): one
+ * mode per tile mode, then the rest modes coord leaves open (`_`); coord
+ * is an integer (a flat tile index) or a tuple padded with `_` to the
+ * rest's rank.  local_partition: zipped_divide(A, product_each(shape of
+ * thr)) sliced at (thread index's coordinate in thr, the rest modes):
+ * thread `index` keeps its element of every tile.
+ *   A = (512,64):(1,512)  local_tile(A, <128:1,128:1,8:1>, (1,0,_),
+ *     Step (1,_,1)) = (128,8,8):(1,512,4096) at 128; then
+ *   local_partition(that, (32,8):(1,32), 37) = (4,1,8):(32,0,4096) at 517
+ * @post offset + out(c) = zipped_divide(A, T)(tile c, coord) (local_tile) */
+cute_status cute_local_tile(cute_layout *out, cute_tuple *offset,
+                            const cute_layout *A, const cute_tiler *T,
+                            const cute_tuple *coord, const cute_tuple *proj,
+                            cute_error *err);
+cute_status cute_local_partition(cute_layout *out, cute_tuple *offset,
+                                 const cute_layout *A, const cute_layout *thr,
+                                 int64_t index, const cute_tuple *proj,
+                                 cute_error *err);
 
 /* Complement (paper 3.5): disjoint from A, strictly increasing image; with
  * cotarget > 0 the pair (A, A*) covers [0, cotarget) (ceil); with cotarget

@@ -45,24 +45,23 @@
  */
 #include "leaves.h"
 
-static cute_status right_fn(cute_leaves *res, const cute_leaves *sel,
+static cute_status right_fn(cute_leaves *res, cute_leaves *sel,
                             cute_basis e, const cute_layout *L, void *ctx,
                             cute_error *err)
 {
-  cute_leaves x = *sel;
   int64_t next = 1;
   int i;
   (void)e; (void)L; (void)ctx; (void)err;
-  cute_leaves_merge(&x, 0);
+  cute_leaves_merge(sel, 0);
   res->n = 0;
   for (;;) {
-    for (i = 0; i < x.n && x.m[i].d != next; i++) {}
-    if (i == x.n) break;
+    for (i = 0; i < sel->n && sel->m[i].d != next; i++) {}
+    if (i == sel->n) break;
     /* Result leaf: shape s at index stride r (r field unused: 0). */
-    res->m[res->n++] = (cute_leaf){x.m[i].s, x.m[i].r, 0, 0};
+    res->m[res->n++] = (cute_leaf){sel->m[i].s, sel->m[i].r, 0, 0};
     /* next grows strictly (s > 1), so each mode is taken at most once;
      * past 64 bits no stride can continue the chain. */
-    if (cute_mul(x.m[i].s, x.m[i].d, &next)) break;
+    if (cute_mul(sel->m[i].s, sel->m[i].d, &next)) break;
   }
   cute_leaves_merge(res, 0);
   return CUTE_OK;
@@ -75,21 +74,20 @@ cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
                            CUTE_LEAVES_POSITIVE, err);
 }
 
-static cute_status left_fn(cute_leaves *res, const cute_leaves *sel,
+static cute_status left_fn(cute_leaves *res, cute_leaves *sel,
                            cute_basis e, const cute_layout *L, void *ctx,
                            cute_error *err)
 {
-  cute_leaves x = *sel;
   int i;
   (void)e; (void)ctx;
-  cute_leaves_sort(&x);
+  cute_leaves_sort(sel);
   res->n = 0;
-  if (x.n > 0 && x.m[0].d > 1)
-    res->m[res->n++] = (cute_leaf){x.m[0].d, 0, 0, 0};
-  for (i = 0; i < x.n; i++) {
-    const cute_leaf *m = &x.m[i], *n = m + 1;
+  if (sel->n > 0 && sel->m[0].d > 1)
+    res->m[res->n++] = (cute_leaf){sel->m[0].d, 0, 0, 0};
+  for (i = 0; i < sel->n; i++) {
+    const cute_leaf *m = &sel->m[i], *n = m + 1;
     int64_t end, radix = m->s;
-    if (i + 1 < x.n) {
+    if (i + 1 < sel->n) {
       if (cute_mul(m->s, m->d, &end) || end > n->d)
         return cute_fail_op(err, CUTE_ENONINJECTIVE, "left_inverse", L, NULL,
                             "non-injective (or interleaved) modes: mode "

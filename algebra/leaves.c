@@ -83,24 +83,30 @@ void cute_leaves_merge(cute_leaves *x, int keep_last)
 cute_status cute_leaves_layout(cute_layout *out, const cute_leaves *x,
                                cute_error *err)
 {
-  int i, group = x->n > 1;
-  cute_status st = CUTE_OK;
-  cute_tuple_clear(&out->shape);
-  cute_tuple_clear(&out->stride);
-  if (x->n == 0) {
+  int i, n = x->n, t = 0;
+  if (n > CUTE_MAX_LEAVES)
+    return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d leaves "
+                     "(CUTE_MAX_LEAVES)", CUTE_MAX_LEAVES);
+  /* A flat result written directly (n + 2 <= CUTE_MAX_TOKENS): the
+   * checked builder would re-walk the tokens for every leaf. */
+  if (n == 0) {
     cute_tuple_int(&out->shape, 1);
     cute_tuple_int(&out->stride, 0);
     return CUTE_OK;
   }
-  if (group && ((st = cute_tuple_open(&out->shape, err)) ||
-                (st = cute_tuple_open(&out->stride, err))))
-    return st;
-  for (i = 0; i < x->n && !st; i++)
-    if (!(st = cute_tuple_leaf(&out->shape, x->m[i].s, 0, err)))
-      st = cute_tuple_leaf(&out->stride, x->m[i].d, x->m[i].e, err);
-  if (!st && group && !(st = cute_tuple_close(&out->shape, err)))
-    st = cute_tuple_close(&out->stride, err);
-  return st;
+  if (n > 1) out->shape.tok[t++] = '(';
+  for (i = 0; i < n; i++) {
+    out->shape.tok[t++] = 'x';
+    out->shape.v[i] = x->m[i].s;
+    out->shape.e[i] = 0;
+    out->stride.v[i] = x->m[i].d;
+    out->stride.e[i] = x->m[i].e;
+  }
+  if (n > 1) out->shape.tok[t++] = ')';
+  out->shape.ntok = out->stride.ntok = (uint8_t)t;
+  out->shape.nleaf = out->stride.nleaf = (uint8_t)n;
+  for (i = 0; i < t; i++) out->stride.tok[i] = out->shape.tok[i];
+  return CUTE_OK;
 }
 
 /* Number of basis components of L's non-zero strides (0: integral). */
@@ -156,9 +162,9 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
       (st = components(&x, &ncomp, op, L, err)))
     return st;
   if (ncomp == 0) {
-    if ((st = apply_one(&r, &x, 0, L, op, fn, ctx, flags, err))) return st;
-    *out = r;
-    return CUTE_OK;
+    /* A single component is built straight into out: L was read into
+     * the leaves x already, so out may alias it. */
+    return apply_one(out, &x, 0, L, op, fn, ctx, flags, err);
   }
   cute_tuple_clear(&r.shape);
   cute_tuple_clear(&r.stride);
@@ -178,6 +184,7 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
     cute_error_context(err, op, L, NULL); /* the result is too long */
     return st;
   }
-  *out = r;
+  cute_tuple_copy(&out->shape, &r.shape);
+  cute_tuple_copy(&out->stride, &r.stride);
   return CUTE_OK;
 }

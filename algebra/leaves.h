@@ -42,8 +42,9 @@ cute_status cute_leaves_layout(cute_layout *out, const cute_leaves *x,
                                cute_error *err);
 
 /* An inversion or complement of one codomain component: res from the
- * selected leaves sel (all of basis e, s > 1, d != 0, in L's order). */
-typedef cute_status (*cute_leaves_fn)(cute_leaves *res, const cute_leaves *sel,
+ * selected leaves sel (all of basis e, s > 1, d != 0, in L's order),
+ * which fn may reorder or merge in place (they are its own copy). */
+typedef cute_status (*cute_leaves_fn)(cute_leaves *res, cute_leaves *sel,
                                       cute_basis e, const cute_layout *L,
                                       void *ctx, cute_error *err);
 

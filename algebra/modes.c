@@ -64,8 +64,8 @@ void cute_scratch_end(cute_layout *out, cute_layout *r)
 
 /* ------------------------------------------------------------- modes -- */
 
-static cute_status put_whole(cute_layout *r, const cute_layout *src,
-                             cute_error *err)
+cute_status cute_scratch_whole(cute_layout *r, const cute_layout *src,
+                               cute_error *err)
 {
   cute_span sp;
   sp.tok0 = 0;
@@ -75,9 +75,8 @@ static cute_status put_whole(cute_layout *r, const cute_layout *src,
   return cute_scratch_span(r, src, &sp, err);
 }
 
-/* Appends modes [b, e) of src. */
-static cute_status put_modes(cute_layout *r, const cute_layout *src, int b,
-                             int e, cute_error *err)
+cute_status cute_scratch_modes(cute_layout *r, const cute_layout *src, int b,
+                               int e, cute_error *err)
 {
   cute_span sp;
   cute_status st;
@@ -86,6 +85,14 @@ static cute_status put_modes(cute_layout *r, const cute_layout *src, int b,
     if ((st = cute_scratch_span(r, src, &sp, err))) return st;
   }
   return CUTE_OK;
+}
+
+cute_status cute_scratch_finish(cute_layout *out, cute_layout *r,
+                                cute_error *err)
+{
+  cute_status st = cute_tuple_check(&r->shape, err);
+  if (st == CUTE_OK) cute_scratch_end(out, r);
+  return st;
 }
 
 /* Checks the depth of r and copies it to out; on error, adds the
@@ -145,11 +152,11 @@ cute_status cute_layout_group(cute_layout *out, const cute_layout *L, int b,
   if (b < 0 || b > e || e > rank) return bad_range("group", L, b, e, err);
   cute_scratch_start(&r);
   if (!(st = cute_scratch_tok(&r, '(', err)) &&
-      !(st = put_modes(&r, L, 0, b, err)) &&
+      !(st = cute_scratch_modes(&r, L, 0, b, err)) &&
       !(st = cute_scratch_tok(&r, '(', err)) &&
-      !(st = put_modes(&r, L, b, e, err)) &&
+      !(st = cute_scratch_modes(&r, L, b, e, err)) &&
       !(st = cute_scratch_tok(&r, ')', err)) &&
-      !(st = put_modes(&r, L, e, rank, err)))
+      !(st = cute_scratch_modes(&r, L, e, rank, err)))
     st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, "group", L, NULL, err);
 }
@@ -163,7 +170,7 @@ cute_status cute_layout_take(cute_layout *out, const cute_layout *L, int b,
     return bad_range("take", L, b, e, err);
   cute_scratch_start(&r);
   if (!(st = cute_scratch_tok(&r, '(', err)) &&
-      !(st = put_modes(&r, L, b, e, err)))
+      !(st = cute_scratch_modes(&r, L, b, e, err)))
     st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, "take", L, NULL, err);
 }
@@ -180,7 +187,7 @@ cute_status cute_layout_select(cute_layout *out, const cute_layout *L,
     if (modes[k] < 0 || modes[k] >= rank)
       return cute_fail_op(err, CUTE_ERANK, "select", L, NULL,
                           "mode %d outside [0,%d)", modes[k], rank);
-    st = put_modes(&r, L, modes[k], modes[k] + 1, err);
+    st = cute_scratch_modes(&r, L, modes[k], modes[k] + 1, err);
   }
   if (!st) st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, "select", L, NULL, err);
@@ -196,9 +203,9 @@ static cute_status insert(cute_layout *out, const cute_layout *L, int at,
   int rank = cute_layout_rank(L);
   cute_scratch_start(&r);
   if (!(st = cute_scratch_tok(&r, '(', err)) &&
-      !(st = put_modes(&r, L, 0, at, err)) &&
-      !(st = put_whole(&r, x, err)) &&
-      !(st = put_modes(&r, L, at + skip, rank, err)))
+      !(st = cute_scratch_modes(&r, L, 0, at, err)) &&
+      !(st = cute_scratch_whole(&r, x, err)) &&
+      !(st = cute_scratch_modes(&r, L, at + skip, rank, err)))
     st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, op, L, x, err);
 }
@@ -239,7 +246,7 @@ cute_status cute_layout_concat(cute_layout *out, const cute_layout *const *ls,
   cute_scratch_start(&r);
   st = cute_scratch_tok(&r, '(', err);
   for (k = 0; k < n && !st; k++)
-    st = put_whole(&r, ls[k], err);
+    st = cute_scratch_whole(&r, ls[k], err);
   if (!st) st = cute_scratch_tok(&r, ')', err);
   return finish(out, &r, st, "concat", n > 0 ? ls[0] : NULL,
                 n > 1 ? ls[1] : NULL, err);

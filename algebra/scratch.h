@@ -23,4 +23,14 @@ void cute_scratch_end(cute_layout *out, cute_layout *r);
 /* The CUTE_ELIMIT error of a result that does not fit. */
 cute_status cute_scratch_full(cute_error *err);
 
+/* The whole of src appended to the scratch r as one element. */
+cute_status cute_scratch_whole(cute_layout *r, const cute_layout *src,
+                               cute_error *err);
+/* Modes [b, e) of src appended to r, each as one element. */
+cute_status cute_scratch_modes(cute_layout *r, const cute_layout *src, int b,
+                               int e, cute_error *err);
+/* Checks r's depth and copies it to out (out may alias an operand). */
+cute_status cute_scratch_finish(cute_layout *out, cute_layout *r,
+                                cute_error *err);
+
 #endif

@@ -380,6 +380,7 @@ static cute_status read_tiler(parser *P, cute_tiler *T)
 {
   cute_status st;
   T->n = 0;
+  T->ntok = 0;   /* the flat list <mode[0],...,mode[n-1]> */
   if ((st = expect(P, '<', "'<'")) != CUTE_OK)
     return st;
   if (accept(P, '>'))

@@ -15,7 +15,7 @@
  * Printers run inside error messages and tostring, so digits are produced
  * by hand rather than through one snprintf per leaf.
  */
-#include "cute.h"
+#include "tiling.h"
 
 #include <string.h>
 
@@ -172,17 +172,20 @@ size_t cute_composed_print(const cute_composed *C, char *buf, size_t cap)
   return sink_end(&o);
 }
 
-/* "<4:1,8:2>"; an empty tiler is "<>". */
+/* "<4:1,8:2>", nested "<2:1,<_,4:1>>"; an empty list is "<>". */
 size_t cute_tiler_print(const cute_tiler *T, char *buf, size_t cap)
 {
   text_sink o = {buf, cap, 0};
-  int i;
-  sink_char(&o, '<');
-  for (i = 0; i < T->n; i++) {
-    if (i > 0)
-      sink_char(&o, ',');
-    sink_layout(&o, &T->mode[i]);
+  int p, li = 0, len = cute_tiler_len(T);
+  char prev = '<';
+  for (p = 0; p < len; p++) {
+    char c = cute_tiler_tok(T, p);
+    if (c != '>' && prev != '<') sink_char(&o, ',');
+    if (c == 'L' && li < T->n && li < CUTE_MAX_TILER)
+      sink_layout(&o, &T->mode[li++]);
+    else
+      sink_char(&o, c == 'L' ? '?' : c);
+    prev = c;
   }
-  sink_char(&o, '>');
   return sink_end(&o);
 }

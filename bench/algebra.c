@@ -76,6 +76,19 @@ static cute_status op_left_inverse(const bench_case *c, cute_layout *out,
   return cute_left_inverse(out, &c->A, err);
 }
 
+/* Divides and products by a tiler (a layout B is the one-layout tiler
+ * "L").  bench/RESULTS.md's "before" timed them, before they were in C, as
+ * the chain of public calls the Lua stdlib then made per mode (complement,
+ * coalesce, concat, composition). */
+static cute_status op_logical_divide(const bench_case *c, cute_layout *out,
+                                     cute_error *err) {
+  return cute_logical_divide(out, &c->A, &c->T, err);
+}
+static cute_status op_logical_product(const bench_case *c, cute_layout *out,
+                                      cute_error *err) {
+  return cute_logical_product(out, &c->A, &c->T, err);
+}
+
 /* The typical layouts: compact, nested tiles, a TV layout, a row-major
  * tile, gapped ones.  Each operation adds its special cases below (stride-0
  * modes, cotargets, by-mode tilers). */
@@ -99,7 +112,8 @@ static bench_case left_inverse_cases[] = {
 };
 static bench_case complement_cases[] = {
   BENCH_LAYOUTS(BENCH_UNARY)
-  {.a = "4:2", .cotarget = 24},
+  {.a = "4:2", .cotarget = 24},                      /* CuTe C++: 1.8 ns  */
+  {.a = "(4,8):(1,8)", .cotarget = 256},             /* CuTe C++: 3.5 ns  */
   {.a = "(4,8):(1,16)", .cotarget = 1024},
   {.a = "(2,2):(1,6)", .cotarget = 48},
 };
@@ -114,6 +128,22 @@ static bench_case composition_cases[] = {
   BENCH_PAIR("(128,64):(64,1)", "<32:1,16:1>")      /* tile of a matrix */
   BENCH_PAIR("(128,64):(64,1)", "<(4,8):(1,16),(2,8):(1,2)>")
   BENCH_PAIR("(4,6,8):(1,4,24)", "<2:2,3:1,(2,2):(1,4)>")
+  /* the cases CuTe C++ was timed on (bench/RESULTS.md) */
+  BENCH_PAIR("(64,32):(1,64)", "(4,8):(2,128)")
+  BENCH_PAIR("((2,2),(4,2)):((1,8),(2,16))", "((2,4),4):((16,1),4)")
+  BENCH_PAIR("(12,(4,8)):(59,(13,1))", "<3:4,8:2>")
+};
+static bench_case divide_cases[] = {
+  BENCH_PAIR("(128,128):(1,128)", "<16:1,4:1>")       /* CuTe C++: 3.5 ns */
+  BENCH_PAIR("(8,16):(20,1)", "<4:1,8:2>")            /* paper 3.5.2      */
+  BENCH_PAIR("(4,2,3):(2,1,8)", "4:2")
+  BENCH_PAIR("(128,64):(64,1)", "<32:1,16:1>")
+};
+static bench_case product_cases[] = {
+  BENCH_PAIR("(3,4):(4,1)", "(2,5):(1,2)")            /* CuTe C++: 7.2 ns */
+  BENCH_PAIR("(4,8):(20,2)", "(3,2):(2,1)")           /* paper 3.5.1      */
+  BENCH_PAIR("(2,3):(1,2)", "<2:1,4:1>")
+  BENCH_PAIR("(4,8):(1,4)", "(2,2):(1,2)")
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -132,6 +162,8 @@ static bench_op bench_ops[] = {
   {"coalesce", op_coalesce, coalesce_cases, COUNT(coalesce_cases), 50},
   {"right_inverse", op_right_inverse, right_inverse_cases, COUNT(right_inverse_cases), 0},
   {"left_inverse", op_left_inverse, left_inverse_cases, COUNT(left_inverse_cases), 0},
+  {"logical_divide", op_logical_divide, divide_cases, COUNT(divide_cases), 0},
+  {"logical_product", op_logical_product, product_cases, COUNT(product_cases), 0},
 };
 
 /* ---------------------------------------------------------- the timing -- */
@@ -216,6 +248,12 @@ static int prepare(const bench_op *op, int verbose) {
       c->tiler = c->b[0] == '<';
       s = c->tiler ? cute_tiler_parse(&c->T, c->b, &err)
                    : cute_layout_parse(&c->B, c->b, &err);
+      if (s == CUTE_OK && !c->tiler) {   /* B as a whole-layout tiler */
+        c->T.n = 1;
+        c->T.ntok = 1;
+        c->T.tok[0] = 'L';
+        c->T.mode[0] = c->B;
+      }
     }
     if (s == CUTE_OK) s = op->fn(c, &out, &err);
     if (s != CUTE_OK) {
@@ -225,7 +263,7 @@ static int prepare(const bench_op *op, int verbose) {
     }
     if (verbose) {
       cute_layout_print(&out, text, sizeof text);
-      printf("  %-14s %-30s %-28s -> %s\n", op->name, c->a,
+      printf("  %-16s %-30s %-28s -> %s\n", op->name, c->a,
              c->b ? c->b : "", text);
     }
   }
@@ -233,7 +271,7 @@ static int prepare(const bench_op *op, int verbose) {
 }
 
 static void print_row(const bench_op *op, double mix, double worst) {
-  printf("%-14s %6zu %12.1f %10.1f ", op->name, op->n, mix, worst);
+  printf("%-16s %6zu %12.1f %10.1f ", op->name, op->n, mix, worst);
   if (op->target_ns > 0)
     printf("%8.0f %6s\n", op->target_ns, mix <= op->target_ns ? "PASS" : "MISS");
   else
@@ -263,7 +301,7 @@ int main(int argc, char **argv) {
   for (r = 0; r < BENCH_RUNS; r++)
     for (k = 0; k < nt; k++) timers[k].runs[r] = time_pass(&timers[k], timers[k].iters);
 
-  printf("%-14s %6s %12s %10s %8s\n", "operation", "cases", "median ns/op",
+  printf("%-16s %6s %12s %10s %8s\n", "operation", "cases", "median ns/op",
          "worst case", "target");
   for (k = 0; k < nt;) {
     const bench_op *op = timers[k].op;
@@ -273,7 +311,7 @@ int main(int argc, char **argv) {
       double one = timer_median(&timers[k]);
       if (one > worst) worst = one;
       if (verbose)
-        printf("  %-14s %-30s %-28s %8.1f ns\n", op->name, c->a, c->b ? c->b : "", one);
+        printf("  %-16s %-30s %-28s %8.1f ns\n", op->name, c->a, c->b ? c->b : "", one);
     }
     print_row(op, mix, worst);
   }

@@ -231,8 +231,9 @@ static int push_text(lua_State *L, cute_cuda_text *t, cute_cuda_status s,
   return 1;
 }
 
-/* emit(name, layout_or_composed [, dtype]): with a dtype, a tensor type. */
-static int l_emit(lua_State *L)
+/* codegen(name, layout_or_composed [, dtype]): the CUDA C of a layout
+ * (cute.cuda.codegen); with a dtype, a tensor type. */
+static int l_codegen(lua_State *L)
 {
   const char *name = luaL_checkstring(L, 1);
   cute_layout *lay = cutelua_testlayout(L, 2);
@@ -690,7 +691,7 @@ int luaopen_cute_cuda_core(lua_State *L)
     {"nvrtc_version", l_nvrtc_version}, {"timings", l_timings},
     {"now_ms", l_now_ms}, {"cache", l_cache}, {"stats", l_stats},
     {"stats_reset", l_stats_reset}, {"forget_memory", l_forget_memory},
-    {"emit", l_emit}, {"compile", l_compile}, {"event", l_event},
+    {"codegen", l_codegen}, {"compile", l_compile}, {"event", l_event},
     {"stream", l_stream}, {"synchronize", l_synchronize},
     {"copy_plan", l_copy_plan}, {"device_headers", l_device_headers},
     {"tensor_map", l_tensor_map}, {NULL, NULL}};

@@ -5,9 +5,9 @@
  * and products from (flatten, group_modes, take, select, append, prepend,
  * replace, make_layout = concatenation).
  *
- * Tilers are the stdlib's business (cute/tiler.lua); here composition
- * takes a layout or an integer n (= n:1) on the right, and a Layout,
- * Swizzle or ComposedLayout on the left:
+ * Here composition takes a layout, an integer n (= n:1) or, after a
+ * Layout, a tiler (lua_tiler.c) on the right, and a Layout, Swizzle or
+ * ComposedLayout on the left:
  *   composition(A, B)   -> A o B
  *   composition(sw, B)  -> Sw o 0 o B
  *   composition(C, B)   -> Sw o off o (L o B)
@@ -90,6 +90,9 @@ static int l_composition(lua_State *L)
   if (!A && !C && !luaL_testudata(L, 1, CUTELUA_SWIZZLE))
     return luaL_typeerror(L, 1, "cute.Layout, cute.Swizzle or "
                                 "cute.ComposedLayout");
+  if (A && (cutelua_isunderscore(L, 2) || (lua_type(L, 2) == LUA_TTABLE &&
+                                            !cutelua_testlayout(L, 2))))
+    return cutelua_composition_tiler(L);   /* a tiler: lua_tiler.c */
   B = cutelua_checkoperand(L, 2, &bbuf);
   if (A) {
     cute_layout *u = cutelua_pushlayout(L, NULL);
@@ -106,37 +109,6 @@ static int l_composition(lua_State *L)
     r.layout = *B;
     cutelua_checkintegral(L, &r, "composition");
     cutelua_pushcomposed(L, &r);
-  }
-  return 1;
-}
-
-/* composition_tiler(A, T) -> A o <T0, T1, ...> through the algebra's one-pass
- * by-mode composition, or nil when T is not a flat list of at most
- * CUTE_MAX_TILER Layouts and integers or the composition fails: the Lua
- * tiler (stdlib/cute/tiler.lua) then handles `_`, nested tilers and the
- * error message, so both paths agree on every result. */
-static int l_composition_tiler(lua_State *L)
-{
-  cute_layout *A = cutelua_checklayout(L, 1);
-  cute_tiler T;
-  lua_Integer i, n;
-  luaL_checktype(L, 2, LUA_TTABLE);
-  n = (lua_Integer)lua_rawlen(L, 2);
-  if (n < 1 || n > CUTE_MAX_TILER) return 0;
-  lua_pushnil(L);       /* a list 1..n and nothing else (no holes, keys) */
-  for (i = 0; lua_next(L, 2); i++) lua_pop(L, 1);
-  if (i != n) return 0;
-  T.n = (int)n;
-  for (i = 1; i <= n; i++) {
-    const cute_layout *t;
-    lua_rawgeti(L, 2, i);
-    if ((t = cutelua_testoperand(L, -1, &T.mode[i - 1])) == NULL) return 0;
-    if (t != &T.mode[i - 1]) T.mode[i - 1] = *t;
-    lua_pop(L, 1);
-  }
-  {
-    cute_layout *u = cutelua_pushlayout(L, NULL);
-    if (cute_composition_tiler(u, A, &T, NULL)) return 0;
   }
   return 1;
 }
@@ -313,7 +285,6 @@ void cutelua_open_algebra(lua_State *L)
       {"filter_zeros", l_filter_zeros},
       {"filter", l_filter},
       {"composition", l_composition},
-      {"composition_tiler", l_composition_tiler},
       {"complement", l_complement},
       {"right_inverse", l_right_inverse},
       {"left_inverse", l_left_inverse},

@@ -128,9 +128,9 @@ static void push_metatables(lua_State *L)
 {
   static const char *const names[] = {CUTELUA_LAYOUT, CUTELUA_SWIZZLE,
                                       CUTELUA_COMPOSED, CUTELUA_BASIS,
-                                      CUTELUA_TUPLE};
+                                      CUTELUA_TUPLE, CUTELUA_LINEAR};
   size_t i;
-  lua_createtable(L, 0, 5);
+  lua_createtable(L, 0, 6);
   for (i = 0; i < sizeof names / sizeof names[0]; i++) {
     luaL_getmetatable(L, names[i]);
     lua_getfield(L, -1, "__metatable");
@@ -224,6 +224,7 @@ int luaopen_cute_core(lua_State *L)
   cutelua_open_layout(L);
   cutelua_open_swizzle(L);
   cutelua_open_algebra(L);
+  cutelua_open_tiler(L);
   cutelua_open_linear(L);
   push_metatables(L);
   push_limits(L);

@@ -14,8 +14,14 @@
 void cutelua_open_tuple(lua_State *L);
 void cutelua_open_layout(lua_State *L);
 void cutelua_open_algebra(lua_State *L);
+void cutelua_open_tiler(lua_State *L);
+/* composition(A, T) for a tiler T at index 2 (A a Layout at index 1). */
+int cutelua_composition_tiler(lua_State *L);
 void cutelua_open_swizzle(lua_State *L);
 void cutelua_open_linear(lua_State *L);
+
+/* The LinearLayout metatable's name (lua_linear.c owns the type). */
+#define CUTELUA_LINEAR "cute.LinearLayout"
 
 /* Registers metatable `name` with metamethods `meta` and, as its __index,
  * a table of methods (may be NULL); scripts see it through a read-only

@@ -28,8 +28,15 @@ cute_layout *cutelua_checklayout(lua_State *L, int idx)
 cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
 {
   cute_layout *u = lua_newuserdatauv(L, sizeof *u, 0);
-  if (l) *u = *l;
-  else memset(u, 0, sizeof *u);
+  /* Only the used tokens and leaves are copied or cleared: a layout is
+   * ~1 KB, most of it unused capacity. */
+  if (l) {
+    cute_tuple_copy(&u->shape, &l->shape);
+    cute_tuple_copy(&u->stride, &l->stride);
+  } else {
+    u->shape.ntok = u->shape.nleaf = 0;
+    u->stride.ntok = u->stride.nleaf = 0;
+  }
   luaL_setmetatable(L, CUTELUA_LAYOUT);
   return u;
 }

@@ -12,8 +12,6 @@
 
 #include <string.h>
 
-#define CUTELUA_LINEAR "cute.LinearLayout"
-
 static cute_linear *check_linear(lua_State *L, int idx)
 {
   return luaL_checkudata(L, idx, CUTELUA_LINEAR);

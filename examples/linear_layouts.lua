@@ -61,8 +61,10 @@ local imported = cute.linear_layout(dump)
 local L = cute.from_linear(imported)
 print("imported: " .. imported:compact())
 print("as CuTe:  " .. tostring(L) .. "   (thread, value) -> dim0 + 8 dim1")
-picture.show(L, { tile = { 8, 16 } })
-if out then picture.show(L, out .. "/linear_imported.svg", { tile = { 8, 16 } }) end
+-- (the pictures take the linear layout itself: its TV layout over the
+-- tile of its two output dims)
+picture.show(imported)
+if out then picture.show(imported, out .. "/linear_imported.svg") end
 print()
 
 -- 4. What a conversion moves: the SM80 C layout against a transposed one
@@ -85,8 +87,9 @@ print(("SM90 SS operand A free masks: register %d, lane %d, warp %d"):format(
 print()
 
 -- 6. Bank conflicts of an imported shared layout: Triton's offset ->
--- (dim0, dim1) form inverted is CuTe's (dim0, dim1) -> offset; 32 threads
--- reading one column of a 32x32 f32 tile.
+-- (dim0, dim1) form inverted is CuTe's (dim0, dim1) -> offset (which
+-- bank_conflicts also takes directly); 32 threads reading one column of
+-- a 32x32 f32 tile.
 local shared = cute.linear_layout [[
  - offset=1 -> (0, 1)
    offset=2 -> (0, 2)
@@ -102,7 +105,8 @@ where out dims are: [dim0 (size 32), dim1 (size 32)]
 ]]
 local S = cute.from_linear(shared:invert())
 print("imported shared layout as CuTe: " .. tostring(S))
-for _, s in ipairs { { "row-major", cute.layout_right { 32, 32 } }, { "imported", S } } do
+for _, s in ipairs { { "row-major", cute.layout_right { 32, 32 } },
+                     { "imported", S }, { "Triton's form", shared } } do
   print(("column read, %s: %s"):format(s[1],
     tostring(picture.bank_conflicts(s[2], cute.layout "(32,32):(1,32)", {}))))
 end

@@ -3,11 +3,12 @@
 # (spec/lua/cuda_*_spec.lua, gemm_spec.lua, gemm_tiled_spec.lua,
 # gemm_sm90_spec.lua through bench/gpu/minibusted.lua, as the machine has
 # no busted), every example that uses cute.cuda (examples/*.lua naming it,
-# run as scripts with their default sizes), then bench/gpu/bench.lua's
+# run as scripts with their default sizes), spec/c/test_cuda_threads (two
+# threads on the driver at once), then bench/gpu/bench.lua's
 # copy table, bench/gpu/gemm.lua's GEMM table (GEMM_SIZES, default "4096
 # 8192") and bench/gpu/gemm_sm90.lua's Hopper GEMM table (SM90_CASES,
-# default its own list); the tables are printed again at the end.  Exits non-zero when any spec,
-# example or benchmark failed, naming them.
+# default its own list); the tables are printed again at the end.  Exits
+# non-zero when any spec, example, test or benchmark failed, naming them.
 #
 #   bench/gpu/run.sh [build-dir]      (default: $BUILD_DIR or build)
 #
@@ -52,6 +53,13 @@ for ex in examples/*.lua; do
   "$runner" "$ex" 2>&1 | tee -a "$out/examples.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("$ex")
 done
+echo "== two threads, each with its own use of the bridge =="
+if [ -x "$build/spec/c/test_cuda_threads" ]; then
+  "$build/spec/c/test_cuda_threads" 2>&1 | tee "$out/threads.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("spec/c/test_cuda_threads")
+else
+  echo "(not built: $build/spec/c/test_cuda_threads)"
+fi
 echo "== copy bench =="
 "$runner" bench/gpu/bench.lua 2>&1 | tee "$out/bench.log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("bench/gpu/bench.lua")

@@ -26,6 +26,10 @@ local Big = cute.layout "((4,8),(2,(2,4))):((2,64),(1,(8,16)))"
 local TV = cute.layout "((4,8),2):((16,1),8)"
 local D88 = cute.layout "(8,8):(8,1)"
 local core = require "cute.core"
+local C42 = cute.layout "4:2"
+local M128 = cute.layout "(128,128):(1,128)"
+local P34, P25 = cute.layout "(3,4):(4,1)", cute.layout "(2,5):(1,2)"
+local MA = cute.layout "(512,64):(1,512)"
 
 local cases = {
   {"cute.composition(A, B)         ", function() return cute.composition(A, B) end},
@@ -41,6 +45,19 @@ local cases = {
   {"tostring(A)                    ", function() return tostring(A) end},
   {"cute.logical_divide(8x16, <4,8>)", function()
      return cute.logical_divide(D88, {4, 2}) end},
+  -- the cases CuTe C++ was timed on (bench/RESULTS.md)
+  {"complement(4:2, 24)            ", function()
+     return cute.complement(C42, 24) end},
+  {"right_inverse(((2,2),(4,2))..)  ", function()
+     return cute.right_inverse(A) end},
+  {"logical_divide((128,128), <16,4>)", function()
+     return cute.logical_divide(M128, {16, 4}) end},
+  {"logical_product((3,4):(4,1), ..)", function()
+     return cute.logical_product(P34, P25) end},
+  {"blocked_product((3,4):(4,1), ..)", function()
+     return cute.blocked_product(P34, P25) end},
+  {"local_tile((512,64), <128,8>, (1,_))", function()
+     return cute.local_tile(MA, {128, 8}, {1, cute._}) end},
 }
 
 print(("%-34s %10s"):format("operation (" .. _VERSION .. ")", "ns/op"))

@@ -414,6 +414,7 @@ static void test_coordinate_properties(void)
       if (eval_i(&R, c) != eval_i(&A, c)) break;
     CHECK(c == n, "%s o identity = %s", S(&A), S(&R));
     T.n = 2;
+    T.ntok = 0;
     T.mode[0] = rng_layout(&r, 1, 2, 4, 16);
     T.mode[1] = rng_layout(&r, 1, 2, 4, 16);
     s1 = cute_composition_tiler(&R, &A, &T, NULL);

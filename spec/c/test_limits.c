@@ -111,11 +111,10 @@ static void test_tiler(void)
 {
   cute_tiler T;
   cute_error e;
-  const char *nine = "<1:1,1:1,1:1,1:1,1:1,1:1,1:1,1:1,1:1>";
-  CHECK(cute_tiler_parse(&T, nine, &e) == CUTE_ELIMIT, "9 modes");
-  HAS_ALL(&e, nine, "CUTE_MAX_TILER (8)");
-  CHECK(cute_tiler_parse(&T, "<1:1,1:1,1:1,1:1,1:1,1:1,1:1,1:1>", &e)
-            == CUTE_OK, "8 modes");
+  const char *many = "<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33>";
+  CHECK(cute_tiler_parse(&T, many, &e) == CUTE_ELIMIT, "33 modes");
+  HAS_ALL(&e, "tiler(", "CUTE_MAX_TILER (32)");
+  CHECK(cute_tiler_parse(&T, "<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32>", &e) == CUTE_OK, "32 modes");
 }
 
 static void test_text(void)

@@ -89,6 +89,7 @@ static void check_print_forms(void)
         buf);
 
   tiler.n = 2;
+  tiler.ntok = 0;
   tiler.mode[0] = L("4:1");
   tiler.mode[1] = L("8:2");
   cute_tiler_print(&tiler, buf, sizeof buf);
@@ -299,7 +300,7 @@ static void check_malformed(void)
     {'R', "<4:1,8:2", CUTE_ESYNTAX, 9},
     {'R', "<4:1,,8:2>", CUTE_ESYNTAX, 6},
     {'R', "4:1", CUTE_ESYNTAX, 1},
-    {'R', "<1,2,3,4,5,6,7,8,9>", CUTE_ELIMIT, 18},
+    {'R', "<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33>", CUTE_ELIMIT, 89},
   };
   size_t i;
   for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {

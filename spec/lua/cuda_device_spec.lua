@@ -217,7 +217,7 @@ describe("codegen of coordinate layouts", function()
     local src, want = { "#include <cstdio>\n#define CUTE_DI static inline\n", core.prelude }, {}
     local body = {}
     for i, L in ipairs(cases) do
-      src[#src + 1] = core.emit("L" .. i, L)
+      src[#src + 1] = core.codegen("L" .. i, L)
       body[#body + 1] = ("for (unsigned i = 0; i < %d; ++i) { auto c = L%d(i); "
         .. "for (int k = 0; k < (int)(sizeof c.v / sizeof c.v[0]); ++k) printf(\"%%d \", c[k]); "
         .. "printf(\"\\n\"); }"):format(cute.size(L), i)

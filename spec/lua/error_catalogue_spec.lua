@@ -370,7 +370,7 @@ describe("stdlib operations with bad operands", function()
   end)
 
   it("composition with a tiler names the whole call and the failing mode", function()
-    assert.equal("composition((4,(4,6,8)):(1,(4,2,3)), <2:1,6:3>): "
+    assert.equal("composition((4,(4,6,8)):(1,(4,2,3)), <2:1,6:3>): mode 1: "
       .. "composition((4,6,8):(4,2,3), 6:3): stride divisibility condition "
       .. "violated: prefix product 4 of A's shape and stride 3 of B divide "
       .. "neither way", err(cute.composition, L "(4,(4,6,8)):(1,(4,2,3))", {2, L "6:3"}))
@@ -387,9 +387,8 @@ describe("stdlib operations with bad operands", function()
     assert.equal("composition((4,8):(1,4), <2:1,true>): tiler element true (a "
       .. "boolean) is not a layout, integer or table",
       err(cute.composition, A, {2, true}))
-    says({"zipped_product((4,8):(1,4), 2.5): logical_product((4,8):(1,4), "
-          .. "2.5): tiler 2.5 (a non-integral number) is not a layout, "
-          .. "integer or table"},
+    says({"zipped_product((4,8):(1,4), 2.5): tiler 2.5 (a non-integral "
+          .. "number) is not a layout, integer or table"},
          cute.zipped_product, A, 2.5)
     says({"logical_divide((4,8):(1,4), <Sw<1,0,1>>): tiler element Sw<1,0,1> "
           .. "(a cute.Swizzle) is not a layout"},
@@ -451,7 +450,7 @@ describe("limits", function()
   local half = L(list(2, 17) .. ":" .. list(0, 17))
 
   it("are the documented constants", function()
-    assert.same({32, 96, 8, 3, 254, 8, 4096},
+    assert.same({32, 96, 8, 3, 254, 32, 4096},
       {lim.leaves, lim.tokens, lim.depth, lim.basis_depth, lim.basis_index,
        lim.tiler, lim.text})
   end)
@@ -500,10 +499,14 @@ describe("limits", function()
     it(r[1], function() clean(says(r[2], table.unpack(r, 3))) end)
   end
 
-  it("tilers: CUTE_MAX_TILER bounds the C tiler (<...> text, "
-     .. "cute_tiler); a Lua tiler table composes mode by mode", function()
+  it("tilers: CUTE_MAX_TILER bounds every tiler, <...> text and Lua "
+     .. "tables alike (one cute_tiler)", function()
     local nine = {1, 1, 1, 1, 1, 1, 1, 1, 1}
     assert.equal(9, cute.rank(cute.composition(L(list(2, 10)), nine)))
+    local many = {}
+    for i = 1, 33 do many[i] = 1 end
+    says({"tiler has more than 32 layouts (CUTE_MAX_TILER)"},
+         cute.composition, L(list(2, 32)), many)
   end)
 end)
 

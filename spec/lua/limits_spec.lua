@@ -24,7 +24,7 @@ describe("cute.limits", function()
     local l = cute.limits
     assert.equal(65536, l.cells)
     assert.equal(1 << 24, l.visit)
-    assert.same({32, 96, 8, 3, 254, 8, 4096, 1 << 24},
+    assert.same({32, 96, 8, 3, 254, 32, 4096, 1 << 24},
       {l.leaves, l.tokens, l.depth, l.basis_depth, l.basis_index, l.tiler,
        l.text, l.walk})
     assert.equal(l, require "cute.limits")

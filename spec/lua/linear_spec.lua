@@ -421,6 +421,26 @@ where out dims are: [dim0 (size 16), dim1 (size 8)]]==], tostring(A))
   end)
 end)
 
+describe("pictures and bank conflicts of a linear layout", function()
+  it("draws register/lane/warp -> (dim0, dim1) as its TV layout over that tile",
+     function()
+    local tv = cute.layout "((4,8),(2,2)):((32,1),(16,8))"
+    local A = cute.to_linear(tv, { tv = true, tile = { 16, 8 } })
+    assert.equal(cute.render(tv, "txt", { tile = { 16, 8 } }), cute.render(A, "txt"))
+    local P = cute.to_linear(cute.layout "(4,8):(8,1)")
+    assert.equal(cute.render(cute.layout "(4,8):(8,1)", "txt"), cute.render(P, "txt"))
+  end)
+
+  it("analyses Triton's offset -> (dim0, dim1) form as its inverse", function()
+    local smem = cute.composed(cute.swizzle(3, 3, 3), 0, cute.layout_right { 8, 64 })
+    local triton = cute.to_linear(smem):invert()
+    local access = cute.layout "((8,4),8):((1,64),8)"
+    local opts = { bytes = 2, vec = 8 }
+    assert.equal(tostring(cute.bank_conflicts(smem, access, opts)),
+                 tostring(cute.bank_conflicts(triton, access, opts)))
+  end)
+end)
+
 describe("examples/linear_layouts.lua", function()
   it("runs, prints both notations, draws the import, finds the swizzle", function()
     local lines, real_write = {}, io.write
@@ -445,6 +465,7 @@ describe("examples/linear_layouts.lua", function()
       "| T31 V3 |",
       "free masks: register 0, lane 31, warp 3",
       "imported shared layout as CuTe: Sw<5,0,5> o 0 o (32,32):(32,1)",
+      "column read, Triton's form: bank conflicts of Sw<5,0,5> o 0 o (32,32):(32,1)",
       "worst 1-way",
     } do
       assert(text:find(want, 1, true), "the example prints " .. want)

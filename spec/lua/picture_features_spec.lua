@@ -164,3 +164,40 @@ describe("pictures of operations", function()
       "operation: size returns a number, not a layout to draw")
   end)
 end)
+
+describe("bank_conflicts", function()
+  local mma = cute.make_tiled_mma(cute.mma_atom "SM80_16x8x16_F32F16F16F32_TN",
+                                  { 1, 1, 1 })
+  local copy = cute.make_tiled_copy_A(cute.copy_atom("SM75_U32x4_LDSM_N", "f16"),
+                                      mma)
+  local smem = cute.layout_right { 16, 16 }
+
+  it("takes a tiled copy: its source TV layout, 16-byte ldmatrix rows",
+     function()
+    local direct = cute.bank_conflicts(smem, copy:get_layoutS_TV(),
+                                       { vec = 8, bytes = 2 })
+    local r = cute.bank_conflicts(smem, copy)
+    assert.equal(direct.worst, r.worst)
+    assert.equal(direct.wavefronts, r.wavefronts)
+    -- 8 rows of 32 bytes per phase: rows r and r + 4 share banks
+    assert.equal(2, r.worst)
+    local sw = cute.composed(cute.swizzle(1, 3, 3), 0, smem)
+    assert.equal(1, cute.bank_conflicts(sw, copy).worst)
+  end)
+
+  it("refuses accesses outside the tile and rank-3 partitions", function()
+    assert.has_error(function()
+      cute.bank_conflicts(cute.layout_right { 4, 4 }, cute.layout "(32,1):(1,1)")
+    end, "bank_conflicts: the access pattern (32,1):(1,1) sends thread 16 "
+      .. "value 0 to tile index 16, outside the 4x4 tile of (4,4):(4,1)")
+    assert.has_error(function()
+      cute.bank_conflicts(cute.layout_right { 32, 32 },
+                          cute.layout "(32,2,2):(1,32,64)")
+    end, "bank_conflicts: the access pattern (32,2,2):(1,32,64) has rank 3, "
+      .. "not a (thread, value) layout: group the value modes first, "
+      .. "cute.group_modes(access, 1, 3)")
+    local grouped = cute.group_modes(cute.layout "(32,2,2):(1,32,64)", 1, 3)
+    assert.equal(32, cute.bank_conflicts(cute.layout_right { 32, 32 },
+                                         grouped).worst)
+  end)
+end)

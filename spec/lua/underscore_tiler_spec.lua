@@ -63,9 +63,18 @@ describe("_ in a tiler", function()
     assert.equal("((2,8),(3,2)):((1,6),(2,1))", tostring(cute.zipped_product(B, {_, 2})))
   end)
 
-  it("refuses to split a mode that is not rank 2", function()
-    local msg = err(cute.zipped_divide, A, {_, 2})
-    assert.matches("^zipped_divide%(%(4,8%):%(1,4%), <_,2:1>%): a mode kept whole by _", msg)
-    assert.matches("4:1 has rank 1", msg, 1, true)
+  it("reads an integer mode kept whole by _ as all rest (tile 1:0)", function()
+    -- the paper's reference: the tile part has size 1, the mode is whole
+    -- in the rest (CuTe's zip2_by would need rank 2)
+    assert.equal("((1,2),(4,4)):((0,4),(1,8))", tostring(cute.zipped_divide(A, {_, 2})))
+    assert.equal("((1,2),4,4):((0,4),1,8)", tostring(cute.tiled_divide(A, {_, 2})))
+    assert.equal("((1,8),(4,2)):((0,4),(1,1))",
+                 tostring(cute.zipped_product(A, {_, 2})))
+  end)
+
+  it("refuses to split a mode of rank 3", function()
+    local msg = err(cute.zipped_divide, L "((2,2,2),4):((1,2,4),8)", {_, 2})
+    assert.matches("^zipped_divide%(%(%(2,2,2%),4%):%(%(1,2,4%),8%), <_,2:1>%): a mode kept whole by _", msg)
+    assert.matches("(2,2,2):(1,2,4) has rank 3", msg, 1, true)
   end)
 end)

@@ -345,11 +345,11 @@ function cuda.kernel(spec)
     .. "string", spec.source)
   local parts = {core.prelude}
   for _, n in ipairs(sorted_keys(spec.layouts)) do
-    parts[#parts + 1] = core.emit(n, as_layout(spec.layouts[n]))
+    parts[#parts + 1] = core.codegen(n, as_layout(spec.layouts[n]))
   end
   for _, n in ipairs(sorted_keys(spec.tensors)) do
     local t = spec.tensors[n]
-    parts[#parts + 1] = core.emit(n, as_layout(t.layout), t.dtype)
+    parts[#parts + 1] = core.codegen(n, as_layout(t.layout), t.dtype)
   end
   parts[#parts + 1] = spec.source
   local source = table.concat(parts, "\n")
@@ -421,7 +421,7 @@ end
 
 --- codegen(name, layout [, dtype]) -> the CUDA C a kernel would get.
 cuda.codegen = E.protect("codegen", function(name, layout, dtype)
-  return core.emit(name, as_layout(layout), dtype)
+  return core.codegen(name, as_layout(layout), dtype)
 end)
 
 -- ------------------------------------------------------------------- copy --

@@ -7,8 +7,8 @@
 -- every row of the paper's Table 3 (NT, TN, NTT, BLIS strides, both GETT
 -- foldings with hierarchical modes, batched) is just another layout, and
 -- the kernel is the paper's triple loop with each tensor access turned
--- into straight-line index code by the bridge's codegen (cute.cuda.core's
--- emit: constant divisors, so idx2crd strength-reduces).  The defaults
+-- into straight-line index code by the bridge (cute.cuda.core.codegen:
+-- constant divisors, so idx2crd strength-reduces).  The defaults
 -- alpha = 1, beta = 1 give the paper's C(m,n) += A(m,k) * B(n,k).
 --
 --   local gemm = require "cute.gemm"
@@ -174,7 +174,7 @@ cute_gemm(const TA *__restrict__ A, const TB *__restrict__ B, TC *C,
 -- pointers (at each tensor's element 0) and alpha, beta of type acc.
 -- opts.max_grid_yz (65535) caps grid.y and grid.z; the kernel strides.
 function M.plan(A, B, C, dtypes, opts)
-  local emit = require("cute.cuda.core").emit
+  local emit = require("cute.cuda.core").codegen
   dtypes, opts = dtypes or {}, opts or {}
   local ta, tb, tc = dtypes.a or "f32", dtypes.b or "f32", dtypes.c or "f32"
   check_dtype("A", ta); check_dtype("B", tb); check_dtype("C", tc)

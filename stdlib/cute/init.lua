@@ -124,6 +124,7 @@ for module, names in pairs {
                    "make_tiled_copy", "make_tiled_copy_A",
                    "make_tiled_copy_B", "make_tiled_copy_C"},
   ["cute.picture"] = {"show", "render", "bank_conflicts", "operation"},
+  ["cute.explain"] = {"explain"},
 } do
   for _, name in ipairs(names) do cute[name] = forward(module, name) end
 end

@@ -16,7 +16,7 @@
 -- The C limits, read-only (the C code keeps its own constants; assigning
 -- one is an error, as is a stdlib limit that is not a positive integer):
 --   leaves 32, tokens 96, depth 8, basis_depth 3, basis_index 254,
---   tiler 8, text 4096 (algebra/cute.h: CUTE_MAX_*, CUTE_ELIMIT errors);
+--   tiler 32, text 4096 (algebra/cute.h: CUTE_MAX_*, CUTE_ELIMIT errors);
 --   walk 2^24 (CUTE_MAX_WALK: the cosize of a swizzled layout is exact up
 --   to it, an upper bound beyond); cute.cuda.limits has the bridge's
 --   (cuda/cute_cuda.h: check 2^28 elements of cuda.check_copy, includes

@@ -13,76 +13,18 @@
 --                                                  --> (4,4):(32,4)  18
 local core = require "cute.core"
 local E = require "cute.error"
-local divide = require "cute.divide"
 local tiler = require "cute.tiler"
 
 local M = {}
 
-local _ = core._
-
--- coord padded with `_` to n modes (CuTe's append<N>(coord, _)).
-local function padded(coord, n)
-  if type(coord) ~= "table" then return coord end
-  local c = table.move(coord, 1, #coord, 1, {})
-  for i = #coord + 1, n do c[i] = _ end
-  return c
-end
-
--- n slice markers, {_, _, ...} (CuTe's repeat<N>(_)); `_` itself for an
--- integer-shaped mode, whose only mode it is.
-local function all_of(mode)
-  if type(mode:shape()) ~= "table" then return _ end
-  local c = {}
-  for i = 1, core.rank(mode) do c[i] = _ end
-  return c
-end
-
---- CuTe's dice(proj, t): the elements of t where the projection proj
--- (CuTe's Step: 1 keeps a mode, cute.X = cute._ drops it) is not X, a
--- sub-projection dicing that element and splicing its survivors in.  t is
--- a Lua list (a tiler, a coordinate); `op` names the caller in errors.
-local function dice_list(proj, t, op, into)
-  if type(proj) ~= "table" or type(t) ~= "table" or #proj ~= #t then
-    E.raise(("%s: projection %s does not match %s (CuTe's Step: a list of 1 "
-      .. "and X, one per mode)"):format(op, tiler.tostring(proj),
-      tiler.tostring(t)))
-  end
-  for i = 1, #proj do
-    local p = proj[i]
-    if type(p) == "table" then dice_list(p, t[i], op, into)
-    elseif p ~= _ then into[#into + 1] = t[i] end
-  end
-  return into
-end
-
--- dice(proj, L) of a Layout: its modes kept by proj, as one layout.
-local function dice_layout(proj, L, op)
-  local kept = dice_list(proj, tiler.modes(L), op, {})
-  return core.concat(table.unpack(kept))
-end
-
 --- The sublayout of tile `coord` (and its offset) when A is cut into
--- tiles by the tiler T (CuTe's inner_partition): the tile's modes,
--- then the rest modes that coord leaves open.  coord indexes the rest
--- mode: an integer (flat tile index) or a tuple, padded with `_`.  With a
+-- tiles by the tiler T (CuTe's inner_partition): the tile's modes, then
+-- the rest modes that coord leaves open.  coord indexes the rest mode: an
+-- integer (flat tile index) or a tuple, padded with `_`.  With a
 -- projection proj (CuTe's Step<_1,X,_1> is {1, cute.X, 1}), the tiler and
--- coord are diced by it first.
+-- coord are diced by it first (algebra/partition.c).
 --   local_tile((512,64):(1,512), {128,8}, {1,_})  --> (128,8,8):(1,512,4096) 128
-M.local_tile = E.protect("local_tile", function(A, T, coord, proj)
-  E.argcheck(tiler.is_layout(A), "local_tile", 1, "cute.Layout", A)
-  if proj ~= nil then
-    T = tiler.is_layout(T) and dice_layout(proj, T, "local_tile")
-      or dice_list(proj, T, "local_tile", {})
-    coord = dice_list(proj, coord, "local_tile", {})
-  end
-  local Z = divide.zipped_divide(A, T)
-  local ok, why = pcall(core.tuple_tostring, coord)
-  if not ok then   -- the C slice would name itself, not the call
-    E.raise(("local_tile(%s, %s): the tile coordinate is not a tuple (%s)")
-      :format(tostring(A), tiler.tostring(T), why:match("%((.*)%)$") or why))
-  end
-  return Z(all_of(Z:mode(0)), padded(coord, core.rank(Z:mode(1))))
-end)
+M.local_tile = core.local_tile
 
 --- The coordinate of `index` in thread layout T, one integer per mode of
 -- T (an integer for an integer-shaped T) -- CuTe's get_flat_coord: each
@@ -128,21 +70,6 @@ end
 -- outer_partition): the rest modes, in order.  Returns the sublayout and
 -- its offset.  With a projection proj (CuTe's Step), thr is diced by it
 -- first.
-M.local_partition = E.protect("local_partition",
-function(A, thr, index, proj)
-  E.argcheck(tiler.is_layout(A), "local_partition", 1, "cute.Layout", A)
-  if getmetatable(thr) ~= core.metatables.Layout then
-    E.raise("local_partition: the thread layout must be a cute.Layout, got "
-      .. E.typename(thr))
-  end
-  if type(index) ~= "number" or not math.tointeger(index) then
-    E.raise(("local_partition: thread index %s (a %s) is not an integer")
-      :format(tostring(index), type(index)))
-  end
-  if proj ~= nil then thr = dice_layout(proj, thr, "local_partition") end
-  local Z = divide.zipped_divide(A, M.product_each(thr:shape()))
-  return Z(padded(M.flat_coord(thr, math.tointeger(index), "local_partition"),
-                  core.rank(Z:mode(0))), all_of(Z:mode(1)))
-end)
+M.local_partition = core.local_partition
 
 return M

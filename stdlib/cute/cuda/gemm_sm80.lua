@@ -480,7 +480,7 @@ function G.build(cfg, dtypes, widths)
     IA = idx(widths.a), IB = idx(widths.b), IC = idx(widths.c),
   }
   local body = KERNEL:gsub("[%u_]+", function(w) return subst[w] end)
-  local emit = require("cute.cuda.core").emit
+  local emit = require("cute.cuda.core").codegen
   local parts = { require("cute.cuda.core").prelude, "#include <cute/device.h>",
     emit("cpA_crd", cpA.c_thr), emit("cpA_crest", cpA.c_rest),
     emit("cpA_s", cpA.s_thr), emit("cpA_srest", cpA.s_rest),

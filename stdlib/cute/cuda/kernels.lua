@@ -134,7 +134,7 @@ function K.plan.copy(src, dst, opts)
   local v = math.min(copy_vector(S, bytes, src:ptr(), dst:ptr()),
     copy_vector(D, bytes, src:ptr(), dst:ptr()))
   local threads, per = opts.threads or 256, opts.per_thread or 4
-  local emit = require("cute.cuda.core").emit
+  local emit = require("cute.cuda.core").codegen
   local source = table.concat({ require("cute.cuda.core").prelude,
     emit("S", S), emit("D", D),
     fill(COPY, { ELEM = ctype[src.dtype], VEC = v, THREADS = threads, PER = per,
@@ -220,7 +220,7 @@ function K.plan.transpose(A, B, opts)
   local sw = opts.swizzle or cute.swizzle(5, 0, T == 64 and 6 or 5)
   local wide = math.max(cute.cosize(A.layout), cute.cosize(B.layout)) >= 2 ^ 31
   local IT = wide and "long long" or "int"
-  local emit = require("cute.cuda.core").emit
+  local emit = require("cute.cuda.core").codegen
   local source = table.concat({ require("cute.cuda.core").prelude,
     emit("sT", cute.composed(sw, 0, cute.layout({ T, T }, { T, 1 }))),
     fill(TRANSPOSE, { ELEM = ctype[A.dtype], IT = IT, TILE = T, ROWS = rows }) }, "\n")
@@ -306,7 +306,7 @@ function K.plan.softmax(X, Y, threads)
   local Row = cute.layout({ threads, per }, { vec, vec * threads })
   local wide = math.max(cute.cosize(X.layout), cute.cosize(Y.layout)) >= 2 ^ 31
   local IT = wide and "long long" or "int"
-  local emit = require("cute.cuda.core").emit
+  local emit = require("cute.cuda.core").codegen
   local source = table.concat({ require("cute.cuda.core").prelude, emit("Row", Row),
     fill(SOFTMAX, { TX = ctype[X.dtype], TY = ctype[Y.dtype], VEC = vec,
       THREADS = threads, PER = per, IT = IT }) }, "\n")

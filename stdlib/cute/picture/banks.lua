@@ -20,6 +20,7 @@
 local core = require "cute.core"
 local E = require "cute.error"
 local limits = require "cute.limits"
+local linear = require "cute.linear"
 local tiler = require "cute.tiler"
 local model_m = require "cute.picture.model"
 local palette = require "cute.picture.palette"
@@ -75,20 +76,36 @@ end
 -- cell), worst (the largest degree), wavefronts and ideal (their total
 -- with and without conflicts).
 function M.bank_conflicts(smem, access, opts)
+  if linear.is_linear(smem) then smem = linear.as_cute(smem) end
   local mt = getmetatable(smem)
   if mt ~= core.metatables.Layout and mt ~= core.metatables.ComposedLayout then
     E.raise("bank_conflicts: the shared-memory layout must be a cute.Layout or "
       .. "cute.ComposedLayout, got " .. E.typename(smem))
   end
+  opts = opts or {}
+  if require("cute.atom").is_tiled_copy(access) then
+    -- a tiled copy reads smem on its source side: each thread moves the
+    -- atom's values per thread in one instruction (ldmatrix: 16 bytes, so
+    -- phases of 8 threads), of the atom's value type
+    local copy = access
+    local o = { bytes = opts.bytes or copy.atom.bits // 8,
+                vec = opts.vec or core.size(copy.atom.src:mode(1)) }
+    access = opts.side == "D" and copy:get_layoutD_TV() or copy:get_layoutS_TV()
+    opts = o
+  end
   if not tiler.is_layout(access) then
     E.raise("bank_conflicts: the access pattern must be a (thread, value) "
-      .. "cute.Layout, got " .. E.typename(access))
+      .. "cute.Layout, got " .. E.typename(access) .. " (or pass a tiled copy)")
   end
-  opts = opts or {}
   local rows, cols = model_m.extent(smem, "bank_conflicts")
-  if core.rank(access) ~= 2 then
+  if core.rank(access) < 2 then
     E.raise(("bank_conflicts: the access pattern %s is not a (thread, value) "
       .. "layout"):format(tostring(access)))
+  elseif core.rank(access) > 2 then
+    E.raise(("bank_conflicts: the access pattern %s has rank %d, not a "
+      .. "(thread, value) layout: group the value modes first, "
+      .. "cute.group_modes(access, 1, %d)"):format(tostring(access),
+      core.rank(access), core.rank(access)))
   end
   local self = setmetatable({ smem = smem, access = access, rows = rows,
     cols = cols, bytes = opts.bytes or 4, vec = opts.vec or 1,
@@ -109,6 +126,12 @@ function M.bank_conflicts(smem, access, opts)
         for t = p0, math.min(p0 + per_phase, 32 * w + 32, nt) - 1 do
           for v = v0, ins.values[2] do
             local idx = tile_index(access(t, v), shape)
+            if idx < 0 or idx >= rows * cols then
+              E.raise(("bank_conflicts: the access pattern %s sends thread "
+                .. "%d value %d to tile index %d, outside the %dx%d tile of "
+                .. "%s"):format(tostring(access), t, v, idx, rows, cols,
+                tostring(smem)))
+            end
             local m, n = idx % rows, idx // rows
             accesses[#accesses + 1] = { t = t, v = v, idx = idx,
               off = cols > 1 and smem(m, n) or smem(m) }

@@ -26,6 +26,7 @@ local atom = require "cute.atom"
 local model = require "cute.picture.model"
 local banks = require "cute.picture.banks"
 local operation = require "cute.picture.operation"
+local linear = require "cute.linear"
 
 local M = {}
 
@@ -78,6 +79,13 @@ local function build(x, opts, op)
     return model.mma(x, opts, op)
   end
   if atom.is_tiled_copy(x) then return model.copy(x, opts, op) end
+  if linear.is_linear(x) then
+    local tile
+    x, tile = linear.as_cute(x)
+    if tile and not opts.tile then
+      opts = setmetatable({ tile = tile }, { __index = opts })
+    end
+  end
   local mt = getmetatable(x)
   if mt == mts.Layout and opts.tile then
     return model.tv(x, opts.tile, opts, op)

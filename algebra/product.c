@@ -1,0 +1,137 @@
+/*
+ * product.c -- logical product and the products built on it (paper
+ * 3.5.1, Figures 10 and 11; CuTe's logical_product family).
+ *
+ *   A x B = (A, A* o B),   A* the minimal complement of A
+ *
+ * The paper's own examples use the minimal complement on its extended
+ * domain: its last mode's stride marks the end of A's codomain, so A* o B
+ * keeps stepping past A for as long as B needs.  This is the same function
+ * as complement(A, size(A) * cosize(B)) wherever that exists, and it also
+ * exists where that cotarget's holes do not tile exactly, as in
+ * (4,8):(20,2) x (3,2):(2,1) (paper 3.5.1).
+ */
+#include "tiling.h"
+
+static cute_status product1(cute_layout *out, const cute_layout *A,
+                            const cute_layout *B, cute_error *err)
+{
+  cute_layout grid;
+  const cute_layout *parts[2];
+  cute_status st;
+  parts[0] = A;
+  parts[1] = &grid;
+  if ((st = cute_complement(&grid, A, 0, err)) ||
+      (st = cute_composition(&grid, &grid, B, err)))
+    return st;
+  return cute_layout_concat(out, parts, 2, err);
+}
+
+static cute_status product(cute_layout *out, const cute_layout *A,
+                           const cute_tiler *T, int how, const char *op,
+                           cute_error *err)
+{
+  cute_layout P;
+  cute_status st = cute_tiler_check(T, err);
+  if (st == CUTE_OK) st = cute_tiler_apply(&P, A, T, 1, product1, err);
+  if (st == CUTE_OK)
+    st = how < 0 ? (cute_scratch_end(out, &P), CUTE_OK)
+                 : cute_tiler_arrange(out, &P, T, how, err);
+  return cute_tiler_context(err, st, op, A, T);
+}
+
+cute_status cute_logical_product(cute_layout *out, const cute_layout *A,
+                                 const cute_tiler *T, cute_error *err)
+{
+  return product(out, A, T, -1, "logical_product", err);
+}
+
+cute_status cute_zipped_product(cute_layout *out, const cute_layout *A,
+                                const cute_tiler *T, cute_error *err)
+{
+  return product(out, A, T, CUTE_ZIPPED, "zipped_product", err);
+}
+
+cute_status cute_tiled_product(cute_layout *out, const cute_layout *A,
+                               const cute_tiler *T, cute_error *err)
+{
+  return product(out, A, T, CUTE_TILED, "tiled_product", err);
+}
+
+cute_status cute_flat_product(cute_layout *out, const cute_layout *A,
+                              const cute_tiler *T, cute_error *err)
+{
+  return product(out, A, T, CUTE_FLAT, "flat_product", err);
+}
+
+/* L with 1:0 modes appended up to rank r (CuTe's append<R>). */
+static cute_status pad(cute_layout *out, const cute_layout *L, int r,
+                       cute_error *err)
+{
+  cute_layout unit;
+  cute_tuple one, zero;
+  cute_status st = CUTE_OK;
+  cute_tuple_int(&one, 1);
+  cute_tuple_int(&zero, 0);
+  cute_layout_make(&unit, &one, &zero, NULL);
+  cute_tuple_copy(&out->shape, &L->shape);
+  cute_tuple_copy(&out->stride, &L->stride);
+  while (!st && cute_layout_rank(out) < r)
+    st = cute_layout_append(out, out, &unit, err);
+  return st;
+}
+
+/* Mode i pairs A_i with its grid A* o B_i: the grid of mode i is composed
+ * on its own, since (A* o B)'s mode i would split an integer-shaped B
+ * whose image is a tuple.  An integer-shaped A is the pair itself. */
+static cute_status zip_product(cute_layout *out, const cute_layout *A0,
+                               const cute_layout *B0, int grid_first,
+                               cute_error *err)
+{
+  cute_layout A, B, star, r, a, b, g;
+  cute_status st;
+  int i, n = cute_layout_rank(A0);
+  if (cute_layout_rank(B0) > n) n = cute_layout_rank(B0);
+  if ((st = pad(&A, A0, n, err)) || (st = pad(&B, B0, n, err)) ||
+      (st = cute_complement(&star, &A, 0, err)))
+    return st;
+  cute_scratch_start(&r);
+  if (!cute_tuple_is_int(&A.shape) && (st = cute_scratch_tok(&r, '(', err)))
+    return st;
+  for (i = 0; i < n; i++) {
+    const cute_layout *first = grid_first ? &g : &a, *second;
+    second = grid_first ? &a : &g;
+    if ((st = cute_layout_mode(&a, &A, i, err)) ||
+        (st = cute_layout_mode(&b, &B, i, err)) ||
+        (st = cute_composition(&g, &star, &b, err)) ||
+        (st = cute_scratch_tok(&r, '(', err)) ||
+        (st = cute_scratch_whole(&r, first, err)) ||
+        (st = cute_scratch_whole(&r, second, err)) ||
+        (st = cute_scratch_tok(&r, ')', err)))
+      return st;
+  }
+  if (!cute_tuple_is_int(&A.shape) && (st = cute_scratch_tok(&r, ')', err)))
+    return st;
+  return cute_scratch_finish(out, &r, err);
+}
+
+static cute_status zipped_modes(cute_layout *out, const cute_layout *A,
+                                const cute_layout *B, int grid_first,
+                                const char *op, cute_error *err)
+{
+  cute_status st = zip_product(out, A, B, grid_first, err);
+  if (st) cute_error_context(err, op, A, B);
+  return st;
+}
+
+cute_status cute_blocked_product(cute_layout *out, const cute_layout *A,
+                                 const cute_layout *B, cute_error *err)
+{
+  return zipped_modes(out, A, B, 0, "blocked_product", err);
+}
+
+cute_status cute_raked_product(cute_layout *out, const cute_layout *A,
+                               const cute_layout *B, cute_error *err)
+{
+  return zipped_modes(out, A, B, 1, "raked_product", err);
+}

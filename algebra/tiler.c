@@ -1,0 +1,270 @@
+/*
+ * tiler.c -- tilers (paper 3.3.5): their structure, applying an operation
+ * by mode, arranging a result as (tiles, rests), and composition by a
+ * tiler.  The divides, products and partitions (divide.c, product.c,
+ * partition.c) are written with these.
+ *
+ * Every result is assembled in a scratch layout (scratch.h) from whole
+ * layouts and modes, so `out` may alias an operand; each nesting level of
+ * a tiler holds a few layouts on the C stack (CUTE_MAX_DEPTH levels).
+ */
+#include "tiling.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ structure -- */
+
+char cute_tiler_tok(const cute_tiler *T, int p)
+{
+  if (T->ntok == 0) {
+    if (p == 0) return '<';
+    if (p <= T->n) return 'L';
+    return p == T->n + 1 ? '>' : '\0';
+  }
+  return p >= 0 && p < T->ntok ? T->tok[p] : '\0';
+}
+
+int cute_tiler_len(const cute_tiler *T)
+{
+  return T->ntok ? T->ntok : T->n + 2;
+}
+
+int cute_tiler_skip(const cute_tiler *T, int p, int *nl)
+{
+  int depth = 0;
+  do {
+    char c = cute_tiler_tok(T, p++);
+    if (c == '<') depth++;
+    else if (c == '>') depth--;
+    else if (c == 'L') ++*nl;
+  } while (depth > 0);
+  return p;
+}
+
+int cute_tiler_count(const cute_tiler *T, int p)
+{
+  int n = 0, nl = 0;
+  for (p++; cute_tiler_tok(T, p) != '>'; n++) p = cute_tiler_skip(T, p, &nl);
+  return n;
+}
+
+static cute_status malformed(cute_error *err, const char *why)
+{
+  return cute_fail(err, CUTE_EINVAL, "tiler: malformed (%s)", why);
+}
+
+cute_status cute_tiler_check(const cute_tiler *T, cute_error *err)
+{
+  int p, depth = 0, roots = 0, nl = 0, len;
+  cute_status st;
+  if (T->n < 0 || T->n > CUTE_MAX_TILER)
+    return cute_fail(err, CUTE_ELIMIT, "tiler: %d layouts, above "
+                     "CUTE_MAX_TILER (%d)", T->n, CUTE_MAX_TILER);
+  if (T->ntok > CUTE_MAX_TILER_TOKENS)
+    return malformed(err, "too many tokens");
+  len = cute_tiler_len(T);
+  for (p = 0; p < len; p++) {
+    char c = cute_tiler_tok(T, p);
+    if (depth == 0 && roots++) return malformed(err, "more than one root");
+    if (c == '<') {
+      if (++depth > CUTE_MAX_DEPTH)
+        return cute_fail(err, CUTE_ELIMIT, "tiler nesting exceeds the limit "
+                         "of %d levels (CUTE_MAX_DEPTH)", CUTE_MAX_DEPTH);
+    } else if (c == '>') {
+      if (--depth < 0) return malformed(err, "unbalanced '>'");
+    } else if (c == 'L') {
+      nl++;
+    } else if (c != '_') {
+      return malformed(err, "unknown token");
+    }
+  }
+  if (depth != 0 || roots != 1) return malformed(err, "unbalanced '<'");
+  if (nl != T->n) return malformed(err, "layout count");
+  for (p = 0; p < T->n; p++)
+    if ((st = cute_tuple_check(&T->mode[p].shape, err)) ||
+        (st = cute_tuple_check(&T->mode[p].stride, err)))
+      return st;
+  return CUTE_OK;
+}
+
+cute_status cute_tiler_context(cute_error *err, cute_status st,
+                               const char *op, const cute_layout *A,
+                               const cute_tiler *T)
+{
+  char a[CUTE_MAX_TEXT], t[CUTE_MAX_TEXT];
+  if (st == CUTE_OK || !err) return st;
+  cute_layout_print(A, a, sizeof a);
+  cute_tiler_print(T, t, sizeof t);
+  cute_error_prefix(err, op, a, t, (char *)NULL);
+  return st;
+}
+
+/* --------------------------------------------------------------- apply -- */
+
+static void copy_layout(cute_layout *dst, const cute_layout *src)
+{
+  cute_tuple_copy(&dst->shape, &src->shape);
+  cute_tuple_copy(&dst->stride, &src->stride);
+}
+
+static cute_status too_long(int n, int rank, cute_error *err)
+{
+  return cute_fail(err, CUTE_ERANK, "tiler has %d modes but the layout has "
+                   "rank %d", n, rank);
+}
+
+static cute_status apply_at(cute_layout *out, const cute_layout *A,
+                            const cute_tiler *T, int *p, int *li,
+                            int keep_rest, cute_tile_fn op, cute_error *err)
+{
+  cute_layout r, m, x;
+  cute_status st = CUTE_OK;
+  int i, n, rank;
+  char c = cute_tiler_tok(T, *p);
+  if (c == 'L') {
+    ++*p;
+    return op(out, A, &T->mode[(*li)++], err);
+  }
+  if (c == '_') {
+    ++*p;
+    if (out != A) copy_layout(out, A);
+    return CUTE_OK;
+  }
+  n = cute_tiler_count(T, *p);
+  rank = cute_layout_rank(A);
+  if (n > rank) return too_long(n, rank, err);
+  ++*p;
+  cute_scratch_start(&r);
+  st = cute_scratch_tok(&r, '(', err);
+  for (i = 0; i < n && !st; i++)
+    if (!(st = cute_layout_mode(&m, A, i, err)) &&
+        !(st = apply_at(&x, &m, T, p, li, keep_rest, op, err)))
+      st = cute_scratch_whole(&r, &x, err);
+  if (st) return st;
+  ++*p;   /* '>' */
+  if (keep_rest && (st = cute_scratch_modes(&r, A, n, rank, err))) return st;
+  if ((st = cute_scratch_tok(&r, ')', err))) return st;
+  return cute_scratch_finish(out, &r, err);
+}
+
+cute_status cute_tiler_apply(cute_layout *out, const cute_layout *A,
+                             const cute_tiler *T, int keep_rest,
+                             cute_tile_fn op, cute_error *err)
+{
+  int p = 0, li = 0;
+  return apply_at(out, A, T, &p, &li, keep_rest, op, err);
+}
+
+/* ------------------------------------------------------------- arrange -- */
+
+static cute_status unit(cute_layout *u)
+{
+  cute_tuple one, zero;
+  cute_tuple_int(&one, 1);
+  cute_tuple_int(&zero, 0);
+  return cute_layout_make(u, &one, &zero, NULL);
+}
+
+/* Splits D, the result of an operation by the tiler element at *p, into
+ * its tile t and rest r (CuTe's tile_unzip / zip2_by): a layout element
+ * made (tile, rest); `_` left a mode that is read as (tile, rest) when it
+ * has rank 2, and as all rest (tile 1:0) when it has rank 1; a list
+ * splits each mode it names, modes past it joining the rest. */
+static cute_status unzip(cute_layout *t, cute_layout *r, const cute_layout *D,
+                         const cute_tiler *T, int *p, cute_error *err)
+{
+  cute_layout tiles, rests, m, ti, ri;
+  cute_status st = CUTE_OK;
+  int i, n, nl = 0, rank = cute_layout_rank(D);
+  char c = cute_tiler_tok(T, *p);
+  if (c != '<') {
+    *p = cute_tiler_skip(T, *p, &nl);
+    if (c == '_' && rank == 1 && cute_tuple_is_int(&D->shape)) {
+      copy_layout(r, D);
+      return unit(t);
+    }
+    if (c == '_' && rank != 2) {
+      char d[CUTE_MAX_TEXT];
+      cute_layout_print(D, d, sizeof d);
+      return cute_fail(err, CUTE_ERANK, "a mode kept whole by _ is split "
+                       "into (tile, rest) as its modes 0 and 1, as in CuTe, "
+                       "so it needs rank 2 (or one integer mode: all rest); "
+                       "%.200s has rank %d", d, rank);
+    }
+    if ((st = cute_layout_mode(t, D, 0, err))) return st;
+    return cute_layout_mode(r, D, 1, err);
+  }
+  n = cute_tiler_count(T, *p);
+  ++*p;
+  cute_scratch_start(&tiles);
+  cute_scratch_start(&rests);
+  if ((st = cute_scratch_tok(&tiles, '(', err)) ||
+      (st = cute_scratch_tok(&rests, '(', err)))
+    return st;
+  for (i = 0; i < n && !st; i++)
+    if (!(st = cute_layout_mode(&m, D, i, err)) &&
+        !(st = unzip(&ti, &ri, &m, T, p, err)) &&
+        !(st = cute_scratch_whole(&tiles, &ti, err)))
+      st = cute_scratch_whole(&rests, &ri, err);
+  if (st) return st;
+  ++*p;   /* '>' */
+  if ((st = cute_scratch_modes(&rests, D, n, rank, err)) ||
+      (st = cute_scratch_tok(&tiles, ')', err)) ||
+      (st = cute_scratch_tok(&rests, ')', err)) ||
+      (st = cute_scratch_finish(t, &tiles, err)))
+    return st;
+  return cute_scratch_finish(r, &rests, err);
+}
+
+cute_status cute_tiler_arrange(cute_layout *out, const cute_layout *D,
+                               const cute_tiler *T, int how, cute_error *err)
+{
+  cute_layout t, r, o;
+  cute_status st;
+  int p = 0;
+  if ((st = unzip(&t, &r, D, T, &p, err))) return st;
+  cute_scratch_start(&o);
+  if ((st = cute_scratch_tok(&o, '(', err))) return st;
+  if (how == CUTE_FLAT)
+    st = cute_scratch_modes(&o, &t, 0, cute_layout_rank(&t), err);
+  else
+    st = cute_scratch_whole(&o, &t, err);
+  if (st) return st;
+  if (how == CUTE_ZIPPED)
+    st = cute_scratch_whole(&o, &r, err);
+  else
+    st = cute_scratch_modes(&o, &r, 0, cute_layout_rank(&r), err);
+  if (st || (st = cute_scratch_tok(&o, ')', err))) return st;
+  return cute_scratch_finish(out, &o, err);
+}
+
+/* ---------------------------------------------------------- composition -- */
+
+/* Every element a layout, at depth 1: composition.c's one pass. */
+static int flat_layouts(const cute_tiler *T)
+{
+  int p, len = cute_tiler_len(T);
+  if (cute_tiler_tok(T, 0) != '<') return 0;
+  for (p = 1; p < len - 1; p++)
+    if (cute_tiler_tok(T, p) != 'L') return 0;
+  return 1;
+}
+
+static cute_status compose(cute_layout *out, const cute_layout *A,
+                           const cute_layout *B, cute_error *err)
+{
+  return cute_composition(out, A, B, err);
+}
+
+cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
+                                   const cute_tiler *T, cute_error *err)
+{
+  cute_status st;
+  if ((st = cute_tiler_check(T, err))) return st;
+  if (flat_layouts(T)) return cute_composition_flat(out, A, T, err);
+  if (cute_tiler_tok(T, 0) == 'L') return cute_composition(out, A,
+                                                           &T->mode[0], err);
+  st = cute_tiler_apply(out, A, T, 0, compose, err);
+  return cute_tiler_context(err, st, "composition", A, T);
+}

@@ -1,0 +1,52 @@
+/*
+ * tiling.h -- walking a cute_tiler and applying an operation by it: the
+ * machinery shared by composition by tilers, the divides, the products and
+ * partitioning (tiler.c, divide.c, product.c, partition.c).  Private to
+ * algebra/.
+ *
+ * A tiler element starts at a token position p: 'L' (the next layout of
+ * mode[], counted from the start), '_' or a list '<' ... '>'.  A tiler
+ * with ntok == 0 reads as the tokens '<' 'L'...'L' '>'.
+ */
+#ifndef CUTE_TILING_H
+#define CUTE_TILING_H
+
+#include "scratch.h"
+
+/* Token p of T (virtual tokens for ntok == 0); '\0' past the end. */
+char cute_tiler_tok(const cute_tiler *T, int p);
+int cute_tiler_len(const cute_tiler *T);
+/* The position after the element at p; *nl += the layouts it holds. */
+int cute_tiler_skip(const cute_tiler *T, int p, int *nl);
+/* Elements of the list at p ('<'). */
+int cute_tiler_count(const cute_tiler *T, int p);
+
+/* The per-layout operation a tiler applies: op(out, A_i, B_i). */
+typedef cute_status (*cute_tile_fn)(cute_layout *out, const cute_layout *A,
+                                    const cute_layout *B, cute_error *err);
+
+/* op by T over A: a layout B -> op(A, B); `_` -> A; a list -> (op by T0
+ * over A0, op by T1 over A1, ...), A's modes past the list kept when
+ * keep_rest.  Errors carry the failing step's own message (the caller
+ * adds its call with cute_tiler_context). */
+cute_status cute_tiler_apply(cute_layout *out, const cute_layout *A,
+                             const cute_tiler *T, int keep_rest,
+                             cute_tile_fn op, cute_error *err);
+
+/* The arrangements of D = op by T over some layout (tile_unzip): */
+enum { CUTE_ZIPPED, CUTE_TILED, CUTE_FLAT };
+cute_status cute_tiler_arrange(cute_layout *out, const cute_layout *D,
+                               const cute_tiler *T, int how,
+                               cute_error *err);
+
+/* st, with err prefixed by "op(A, T): " (T printed as a tiler). */
+cute_status cute_tiler_context(cute_error *err, cute_status st,
+                               const char *op, const cute_layout *A,
+                               const cute_tiler *T);
+
+/* composition.c's one-pass by-mode composition of a flat list of layouts
+ * (every element 'L'), modes of A past it dropped. */
+cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
+                                  const cute_tiler *T, cute_error *err);
+
+#endif

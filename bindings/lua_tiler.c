@@ -1,0 +1,362 @@
+/*
+ * lua_tiler.c -- tilers from Lua values, and the operations that take
+ * them: composition by a tiler, the divides, the products, local_tile and
+ * local_partition of cute.core (the algebra does all of it: tiler.c,
+ * divide.c, product.c, partition.c).
+ *
+ * A Lua tiler is a Layout, an integer n (the layout n:1), the marker `_`,
+ * or a list table of tilers applied mode by mode ({4, {2, _}}).  A value
+ * that is none of these is refused naming the call, its operands and the
+ * element:
+ *   logical_divide((4,8):(1,4), <2:1,x>): tiler element x (a string) is
+ *   not a layout, integer or table
+ */
+#include "lua_internal.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------- text -- */
+
+/* The text of a Lua tiler value: "<4:1,<_,8:2>>", n as "n:1"; lists past
+ * CUTE_MAX_DEPTH + 1 levels as "<...>" (a cyclic table stays short). */
+static void tiler_text(lua_State *L, int idx, luaL_Buffer *b, int depth)
+{
+  lua_Integer n, i, len;
+  idx = lua_absindex(L, idx);
+  if (cutelua_isunderscore(L, idx)) {
+    luaL_addstring(b, "_");
+  } else if (lua_type(L, idx) == LUA_TTABLE && !cutelua_testlayout(L, idx)) {
+    if (depth > CUTE_MAX_DEPTH) { luaL_addstring(b, "<...>"); return; }
+    luaL_addchar(b, '<');
+    len = (lua_Integer)lua_rawlen(L, idx);
+    for (i = 1; i <= len; i++) {
+      if (i > 1) luaL_addchar(b, ',');
+      lua_rawgeti(L, idx, i);
+      tiler_text(L, -1, b, depth + 1);
+      lua_pop(L, 1);
+    }
+    luaL_addchar(b, '>');
+  } else if (lua_type(L, idx) == LUA_TNUMBER && cutelua_tointeger(L, idx, &n)) {
+    lua_pushfstring(L, "%I:1", (LUAI_UACINT)n);
+    luaL_addvalue(b);
+  } else {
+    luaL_tolstring(L, idx, NULL);
+    luaL_addvalue(b);
+  }
+}
+
+/* tiler_tostring(T): the text above (cute.tiler_tostring). */
+static int l_tiler_tostring(lua_State *L)
+{
+  luaL_Buffer b;
+  luaL_checkany(L, 1);
+  luaL_buffinit(L, &b);
+  tiler_text(L, 1, &b, 0);
+  luaL_pushresult(&b);
+  return 1;
+}
+
+/* Raises "op(A, T): reason" (A at index 1, T at index targ) at the
+ * caller's line, as an argument error is. */
+static int tiler_fail(lua_State *L, const char *op, int targ,
+                      const char *reason)
+{
+  luaL_Buffer b;
+  char a[CUTE_MAX_TEXT];
+  cute_layout_print(cutelua_checklayout(L, 1), a, sizeof a);
+  luaL_buffinit(L, &b);
+  luaL_where(L, 1);
+  luaL_addvalue(&b);
+  lua_pushfstring(L, "%s(%s, ", op, a);
+  luaL_addvalue(&b);
+  tiler_text(L, targ, &b, 0);
+  luaL_addstring(&b, "): ");
+  luaL_addstring(&b, reason);
+  luaL_pushresult(&b);
+  return lua_error(L);
+}
+
+/* ------------------------------------------------------------- read -- */
+
+typedef struct reader {
+  lua_State *L;
+  cute_tiler *T;
+  const char *op;
+  int targ;
+} reader;
+
+static int add_tok(reader *r, char c)
+{
+  if (r->T->ntok >= CUTE_MAX_TILER_TOKENS)
+    return tiler_fail(r->L, r->op, r->targ, lua_pushfstring(r->L,
+      "tiler longer than %d tokens (CUTE_MAX_TILER_TOKENS)",
+      CUTE_MAX_TILER_TOKENS));
+  r->T->tok[r->T->ntok++] = c;
+  return 0;
+}
+
+/* What a value that is no tiler is, for the message. */
+static const char *what(lua_State *L, int idx)
+{
+  const char *name = luaL_typename(L, idx);
+  if (lua_type(L, idx) == LUA_TNUMBER) return "a non-integral number";
+  if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING)
+    name = lua_tostring(L, -1);           /* cute.Swizzle */
+  return lua_pushfstring(L, "a %s", name);
+}
+
+static void read_at(reader *r, int idx, int depth);
+
+/* A list table: 1..n, no holes, no other keys. */
+static void read_list(reader *r, int idx, int depth)
+{
+  lua_State *L = r->L;
+  lua_Integer i, n = (lua_Integer)lua_rawlen(L, idx);
+  if (depth >= CUTE_MAX_DEPTH)
+    tiler_fail(L, r->op, r->targ, lua_pushfstring(L, "tiler nesting exceeds "
+               "the limit of %d levels (a layout's depth, CUTE_MAX_DEPTH: "
+               "cute.limits.depth)", CUTE_MAX_DEPTH));
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_Integer k;
+    lua_pop(L, 1);
+    if (!lua_isinteger(L, -1) || (k = lua_tointeger(L, -1)) < 1 || k > n) {
+      const char *key = lua_type(L, -1) == LUA_TSTRING
+                        ? lua_pushfstring(L, "\"%s\"", lua_tostring(L, -1))
+                        : luaL_tolstring(L, -1, NULL);
+      tiler_fail(L, r->op, r->targ, lua_pushfstring(L, "tiler key %s is "
+                 "outside the list 1..%I (a tiler table is a list 1..n "
+                 "without holes or other keys)", key, (LUAI_UACINT)n));
+    }
+  }
+  for (i = 1; i <= n; i++)
+    if (lua_rawgeti(L, idx, i) == LUA_TNIL)
+      tiler_fail(L, r->op, r->targ, lua_pushfstring(L, "tiler key %I is "
+                 "missing from the list 1..%I (a tiler table is a list 1..n "
+                 "without holes or other keys)", (LUAI_UACINT)i,
+                 (LUAI_UACINT)n));
+    else
+      lua_pop(L, 1);
+  add_tok(r, '<');
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, idx, i);
+    read_at(r, lua_gettop(L), depth + 1);
+    lua_pop(L, 1);
+  }
+  add_tok(r, '>');
+}
+
+static void read_at(reader *r, int idx, int depth)
+{
+  lua_State *L = r->L;
+  cute_tiler *T = r->T;
+  const cute_layout *l = cutelua_testlayout(L, idx);
+  lua_Integer v;
+  if (cutelua_isunderscore(L, idx)) {
+    add_tok(r, '_');
+    return;
+  }
+  if (!l && lua_type(L, idx) == LUA_TTABLE) {
+    read_list(r, idx, depth);
+    return;
+  }
+  if (T->n >= CUTE_MAX_TILER)
+    tiler_fail(L, r->op, r->targ, lua_pushfstring(L, "tiler has more than "
+               "%d layouts (CUTE_MAX_TILER)", CUTE_MAX_TILER));
+  if (l) {
+    cute_tuple_copy(&T->mode[T->n].shape, &l->shape);
+    cute_tuple_copy(&T->mode[T->n].stride, &l->stride);
+  } else if (lua_type(L, idx) != LUA_TNUMBER || !cutelua_tointeger(L, idx, &v)
+             || !cutelua_testoperand(L, idx, &T->mode[T->n])) {
+    luaL_Buffer b;
+    const char *kind = what(L, idx);
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, idx == r->targ ? "tiler " : "tiler element ");
+    tiler_text(L, idx, &b, 0);
+    lua_pushfstring(L, " (%s) is not a layout, integer or table", kind);
+    luaL_addvalue(&b);
+    luaL_pushresult(&b);
+    tiler_fail(L, r->op, r->targ, lua_tostring(L, -1));
+  }
+  T->n++;
+  add_tok(r, 'L');
+}
+
+/* The tiler at targ into *T (A, a Layout, at index 1). */
+static void check_tiler(lua_State *L, int targ, cute_tiler *T,
+                        const char *op)
+{
+  reader r;
+  r.L = L;
+  r.T = T;
+  r.op = op;
+  r.targ = targ;
+  T->n = 0;
+  T->ntok = 0;
+  cutelua_checklayout(L, 1);
+  read_at(&r, targ, 0);
+}
+
+/* ------------------------------------------------------- operations -- */
+
+typedef cute_status (*tiler_fn)(cute_layout *, const cute_layout *,
+                                const cute_tiler *, cute_error *);
+
+static int by_tiler(lua_State *L, tiler_fn f, const char *op)
+{
+  cute_tiler T;
+  cute_layout *A = cutelua_checklayout(L, 1), *u;
+  cute_error err;
+  check_tiler(L, 2, &T, op);
+  u = cutelua_pushlayout(L, NULL);
+  if (f(u, A, &T, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+#define TILER_OP(name) \
+  static int l_##name(lua_State *L) { return by_tiler(L, cute_##name, #name); }
+TILER_OP(logical_divide)
+TILER_OP(zipped_divide)
+TILER_OP(tiled_divide)
+TILER_OP(flat_divide)
+TILER_OP(logical_product)
+TILER_OP(zipped_product)
+TILER_OP(tiled_product)
+TILER_OP(flat_product)
+
+int cutelua_composition_tiler(lua_State *L)
+{
+  return by_tiler(L, cute_composition_tiler, "composition");
+}
+
+typedef cute_status (*pair_fn)(cute_layout *, const cute_layout *,
+                               const cute_layout *, cute_error *);
+
+/* blocked/raked products take a layout or an integer, not a list. */
+static int zip_product(lua_State *L, pair_fn f, const char *op)
+{
+  cute_layout bbuf, *A = cutelua_checklayout(L, 1), *u;
+  const cute_layout *B;
+  cute_error err;
+  luaL_checkany(L, 2);
+  if (lua_type(L, 2) == LUA_TTABLE && !cutelua_testlayout(L, 2))
+    return tiler_fail(L, op, 2, "B is a tiler table; blocked and raked "
+                      "products take a layout or an integer");
+  if ((B = cutelua_testoperand(L, 2, &bbuf)) == NULL) {
+    cute_tiler T;         /* names what B is, as for any tiler */
+    check_tiler(L, 2, &T, op);
+    return tiler_fail(L, op, 2, "tiler _ (the slice marker) is not a "
+                      "layout or an integer");
+  }
+  u = cutelua_pushlayout(L, NULL);
+  if (f(u, A, B, &err)) return cutelua_error(L, &err);
+  return 1;
+}
+
+static int l_blocked_product(lua_State *L)
+{
+  return zip_product(L, cute_blocked_product, "blocked_product");
+}
+
+static int l_raked_product(lua_State *L)
+{
+  return zip_product(L, cute_raked_product, "raked_product");
+}
+
+/* The optional projection at arg (CuTe's Step: a tuple of 1 and X = _). */
+static const cute_tuple *projection(lua_State *L, int arg, cute_tuple *buf)
+{
+  if (lua_isnoneornil(L, arg)) return NULL;
+  cutelua_checktuple(L, arg, buf);
+  return buf;
+}
+
+static int coord_of(lua_State *L)
+{
+  cutelua_checktuple(L, 1, (cute_tuple *)lua_touserdata(L, 2));
+  return 0;
+}
+
+/* The tile coordinate at arg into *c; one that does not convert is
+ * refused naming the call: "local_tile(A, T): the tile coordinate is not
+ * a tuple (why)". */
+static void read_coord(lua_State *L, int arg, cute_tuple *c)
+{
+  const char *msg, *why;
+  lua_pushcfunction(L, coord_of);
+  lua_pushvalue(L, arg);
+  lua_pushlightuserdata(L, c);
+  if (lua_pcall(L, 2, 0, 0) == LUA_OK) return;
+  msg = lua_tostring(L, -1);
+  why = msg ? strstr(msg, "' (") : NULL;   /* "bad argument #1 to '?' (" */
+  lua_pushfstring(L, "the tile coordinate is not a tuple %s",
+                  why ? why + 2 : "");
+  tiler_fail(L, "local_tile", 2, lua_tostring(L, -1));
+}
+
+/* local_tile(A, T, coord [, proj]) -> sublayout, offset */
+static int l_local_tile(lua_State *L)
+{
+  cute_tiler T;
+  cute_tuple coord, pbuf, off;
+  const cute_tuple *proj;
+  cute_layout *A = cutelua_checklayout(L, 1), *u;
+  cute_error err;
+  check_tiler(L, 2, &T, "local_tile");
+  if (lua_type(L, 3) != LUA_TNUMBER && lua_type(L, 3) != LUA_TTABLE &&
+      !cutelua_isunderscore(L, 3))
+    return luaL_argerror(L, 3, lua_pushfstring(L, "tile coordinate expected "
+                         "(an integer or a tuple), got %s",
+                         luaL_typename(L, 3)));
+  read_coord(L, 3, &coord);
+  proj = projection(L, 4, &pbuf);
+  u = cutelua_pushlayout(L, NULL);
+  if (cute_local_tile(u, &off, A, &T, &coord, proj, &err))
+    return cutelua_error(L, &err);
+  cutelua_pushtuple(L, &off);
+  return 2;
+}
+
+/* local_partition(A, thr, index [, proj]) -> sublayout, offset */
+static int l_local_partition(lua_State *L)
+{
+  cute_tuple pbuf, off;
+  const cute_tuple *proj;
+  cute_layout *A = cutelua_checklayout(L, 1), *u;
+  cute_layout *thr = cutelua_testlayout(L, 2);
+  lua_Integer index;
+  cute_error err;
+  if (!thr)
+    return luaL_error(L, "local_partition: the thread layout must be a "
+                      "cute.Layout, got %s", luaL_typename(L, 2));
+  if (!cutelua_tointeger(L, 3, &index))
+    return luaL_error(L, "local_partition: thread index %s (a %s) is not an "
+                      "integer", luaL_tolstring(L, 3, NULL),
+                      luaL_typename(L, 3));
+  proj = projection(L, 4, &pbuf);
+  u = cutelua_pushlayout(L, NULL);
+  if (cute_local_partition(u, &off, A, thr, (int64_t)index, proj, &err))
+    return cutelua_error(L, &err);
+  cutelua_pushtuple(L, &off);
+  return 2;
+}
+
+void cutelua_open_tiler(lua_State *L)
+{
+  static const luaL_Reg funcs[] = {
+      {"tiler_tostring", l_tiler_tostring},
+      {"logical_divide", l_logical_divide},
+      {"zipped_divide", l_zipped_divide},
+      {"tiled_divide", l_tiled_divide},
+      {"flat_divide", l_flat_divide},
+      {"logical_product", l_logical_product},
+      {"zipped_product", l_zipped_product},
+      {"tiled_product", l_tiled_product},
+      {"flat_product", l_flat_product},
+      {"blocked_product", l_blocked_product},
+      {"raked_product", l_raked_product},
+      {"local_tile", l_local_tile},
+      {"local_partition", l_local_partition},
+      {NULL, NULL}};
+  luaL_setfuncs(L, funcs, 0);
+}
