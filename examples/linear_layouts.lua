@@ -10,7 +10,7 @@ conflicts of an imported shared-memory layout.
 --]]
 local cute = require "cute"
 local picture = require "cute.picture"
-local catalog = require "cute.atoms"
+local catalog = require "cute.arch"
 
 local out = arg and arg[1]
 

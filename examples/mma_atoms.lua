@@ -8,7 +8,7 @@ for a few atoms, the tiled MMA and the tiled copy.
 --]]
 local cute = require "cute"
 local atom = require "cute.atom"
-local catalog = require "cute.atoms"
+local catalog = require "cute.arch"
 local picture = require "cute.picture"
 
 local out = arg and arg[1]

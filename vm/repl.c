@@ -382,12 +382,12 @@ static void edit_end(void) {}
 #endif
 
 /* --------------------------------------------------------------- loop -- */
-/* cute loads cute.atoms and cute.cuda on first access; the REPL touches
+/* cute loads cute.arch and cute.cuda on first access; the REPL touches
  * them so that completion, which reads raw fields only, offers them (and
  * their names).  A build without the CUDA bridge just lacks cute.cuda. */
 static void load_submodules(lua_State *L) {
   if (luaL_loadstring(L, "local c = rawget(_G, 'cute') if type(c) == 'table'"
-                         " then pcall(function() return c.atoms end)"
+                         " then pcall(function() return c.arch end)"
                          " pcall(function() return c.cuda end) end") == LUA_OK)
     lua_pcall(L, 0, 0, 0);
   lua_settop(L, 0);

@@ -5,7 +5,7 @@
 local cute = require "cute"
 local atom = require "cute.atom"
 local tv = require "cute.tv"
-local catalog = require "cute.atoms"
+local catalog = require "cute.arch"
 local ptx = require "helpers.ptx"
 
 local L = cute.layout
@@ -126,7 +126,7 @@ MMA_Atom
 
   it("rejects unknown names and kinds", function()
     assert.has_error(function() atom.mma_atom "SM80_nope" end,
-      'mma_atom: no atom named "SM80_nope" in the catalog (cute.atoms)')
+      'mma_atom: no atom named "SM80_nope" in the catalog (cute.arch)')
     assert.has_error(function() atom.mma_atom "SM75_U32x4_LDSM_N" end,
       "mma_atom: SM75_U32x4_LDSM_N is a copy atom")
   end)

@@ -69,6 +69,8 @@ describe("wrong Lua types and arities", function()
     downcast = {{A, 2}, 2, layouts = {1}},
     recast = {{A, 16, 32}, 3, layouts = {1}},
     make_layout = {{A, A}, 0, opt = {1}},
+    explain = {{"composition", A, 4}, 1},
+    operation = {{"composition", A, 4}, 1},
     local_tile = {{A, {2, 2}, {0, 0}}, 3, marks = {"#1", "tiler", "tile coordinate"},
                   layouts = {1}},
     local_partition = {{A, T2, 0}, 3,

@@ -617,8 +617,9 @@ describe("stdlib argument errors", function()
 
   it("have no position when the caller is a C function, as Lua's own",
     function()
-      assert.equal("bad argument #1 to 'local_partition' (cute.Layout "
-        .. "expected, got number)", err(cute.local_partition, 42, L "4:1", 0))
+      assert.matches("^bad argument #1 to '[%w.]*local_partition' "
+        .. "%(cute.Layout expected, got number%)$",
+        err(cute.local_partition, 42, L "4:1", 0))
       assert.equal("show: cannot tell the picture format of \"x.foo\" (use "
         .. ".svg, .html, .tex or .txt, or opts.format)",
         err(cute.show, L "4:1", "x.foo"))

@@ -4,7 +4,7 @@
 -- layouts, plus the SM80 mma.sync / SM90 wgmma atoms and a Sw<3,4,3> tile.
 local cute = require "cute"
 local R = require "helpers.random"
-local catalog = require "cute.atoms"
+local catalog = require "cute.arch"
 
 -- A packed input x (input dims colexicographic, dim 0 lowest) evaluated
 -- through A's per-dim call, the outputs packed the same way.

@@ -144,11 +144,11 @@ type_line '(1)'
 wait_for "completed method runs" '^8:4$'
 
 wait_prompt "prompt before Tab"
-tm send-keys -t "$S" -l 'cute.ato'
+tm send-keys -t "$S" -l 'cute.arc'
 tm send-keys -t "$S" Tab
-wait_for "Tab completes the submodule cute.atoms" '^> cute\.atoms$'
+wait_for "Tab completes the submodule cute.arch" '^> cute\.arch$'
 type_line '.names[1]'
-wait_for "cute.atoms runs" '^UniversalFMA$'
+wait_for "cute.arch runs" '^UniversalFMA$'
 wait_prompt "prompt before Tab"
 tm send-keys -t "$S" -l 'cute.cud'
 tm send-keys -t "$S" Tab

@@ -5,7 +5,7 @@
 -- An MMA atom is data: the M x N x K shape of one instruction, ThrID
 -- (atom thread -> thread index) and the TV layouts of A (thread, value) ->
 -- (m,k), B -> (n,k) and C -> (m,n), each coordinate written as the
--- colexicographic index of its tile.  The catalog (cute.atoms) holds the
+-- colexicographic index of its tile.  The catalog (cute.arch) holds the
 -- instructions; mma_atom "name" looks one up.
 --
 -- A tiled MMA repeats the atom over a thread layout (M,N,K) and permutes
@@ -121,10 +121,10 @@ local function catalog_entry(name, kind, needs)
     E.raise(("%s_atom: an atom name (string) or spec table expected, got %s")
       :format(kind, E.typename(name)))
   end
-  local catalog = require "cute.atoms"
+  local catalog = require "cute.arch"
   local spec = catalog[name]
   if not spec then
-    E.raise(("%s_atom: no atom named %q in the catalog (cute.atoms)")
+    E.raise(("%s_atom: no atom named %q in the catalog (cute.arch)")
       :format(kind, tostring(name)))
   end
   if spec.kind ~= kind then

@@ -55,8 +55,8 @@ local cuda = {
 local function arch_number(arch, op)
   local xy = tostring(arch):match("^%a+_(%d+%a?)$")
   if not xy then
-    error(("cute.cuda.Kernel:%s: architecture %s is not sm_XY or "
-           .. "compute_XY"):format(op, tostring(arch)), 4)
+    E.raise(("cute.cuda.Kernel:%s: architecture %s is not sm_XY or "
+           .. "compute_XY"):format(op, tostring(arch)))
   end
   return xy
 end
@@ -94,8 +94,8 @@ local function program_sass(prog, arch)
          .. arch_number(arch or b.arch, "sass"), prog.options).image
   local tool = nvdisasm()
   if not tool then
-    error("cute.cuda.Kernel:sass: nvdisasm not found (it ships with the "
-          .. "CUDA toolkit: set CUDA_HOME or put it on PATH)", 3)
+    E.raise("cute.cuda.Kernel:sass: nvdisasm not found (it ships with the "
+          .. "CUDA toolkit: set CUDA_HOME or put it on PATH)")
   end
   local tmp = os.tmpname()
   local f = assert(io.open(tmp, "wb"))
@@ -105,7 +105,7 @@ local function program_sass(prog, arch)
   local out = h:read("a")
   local ok = h:close()
   os.remove(tmp)
-  if not ok then error("cute.cuda.Kernel:sass: nvdisasm failed: " .. out, 3) end
+  if not ok then E.raise("cute.cuda.Kernel:sass: nvdisasm failed: " .. out) end
   return out
 end
 

@@ -14,6 +14,7 @@
 -- Every step is a public function of cute, so the derivation is the
 -- computation itself, not a second implementation of it.
 local core = require "cute.core"
+local E = require "cute.error"
 local tiler = require "cute.tiler"
 local limits = require "cute.limits"
 
@@ -213,9 +214,10 @@ end
 -- step by step, or why it fails.
 function M.explain(name, ...)
   local cute = require "cute"
-  local f = type(name) == "string" and rawget(cute, name)
+  E.argcheck(type(name) == "string", "explain", 1, "function name", name)
+  local f = rawget(cute, name)
   if type(f) ~= "function" then
-    error(("explain: %s is not a function of cute"):format(tostring(name)), 2)
+    E.raise(("explain: %s is not a function of cute"):format(tostring(name)))
   end
   local args = table.pack(...)
   local shown = {}

@@ -108,7 +108,7 @@ local function add_type(out, mt)
 end
 
 --- public() -> { [name] = value }: every public function of cute, its
--- submodules (cute.limits, cute.atoms, cute.cuda where it loads), every
+-- submodules (cute.limits, cute.arch, cute.cuda where it loads), every
 -- type and method -- the names the reference must have an entry for.
 function M.public()
   local cute = require "cute"
@@ -118,16 +118,16 @@ function M.public()
       if type(k) == "string" and not k:match("^_") then
         if type(v) == "function" then
           out[prefix .. k] = v
-        elseif type(v) == "table" and k ~= "core" and getmetatable(v) == nil
-               and #prefix < 12 and not k:match("^%u") then
+        elseif type(v) == "table" and k ~= "core" and #prefix < 12
+               and not k:match("^%u") then
           out[prefix .. k] = v
-          if k ~= "atoms" then walk(v, prefix .. k .. ".") end
+          if k ~= "arch" then walk(v, prefix .. k .. ".") end
         end
       end
     end
   end
   local cuda_ok = pcall(function() return cute.cuda end)
-  local _ = cute.atoms
+  local _ = cute.arch
   walk(cute, "cute.")
   if not cuda_ok then out["cute.cuda"] = nil end
   for k, v in pairs(debug.getregistry()) do

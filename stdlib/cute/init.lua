@@ -128,7 +128,7 @@ for module, names in pairs {
 } do
   for _, name in ipairs(names) do cute[name] = forward(module, name) end
 end
-local submodules = {cuda = "cute.cuda", atoms = "cute.atoms"}
+local submodules = {cuda = "cute.cuda", arch = "cute.arch"}
 setmetatable(cute, {__index = function(t, name)
   local module = submodules[name]
   if not module then return nil end

@@ -91,7 +91,12 @@ end
 
 setmetatable(M, {
   __index = values,
-  __pairs = function() return next, values, nil end,
+  __pairs = function(t)   -- the limits and check, as a plain table's
+    local all = {}
+    for k, v in next, t do all[k] = v end
+    for k, v in next, values do all[k] = v end
+    return next, all, nil
+  end,
   __newindex = function(_, k, v)
     if writable[k] then
       if math.type(v) ~= "integer" or v < 1 then

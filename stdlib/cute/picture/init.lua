@@ -45,7 +45,7 @@ local mts = core.metatables
 
 -- A string names a catalog MMA atom or is CuTe layout text.
 local function parse(s)
-  local catalog = require "cute.atoms"
+  local catalog = require "cute.arch"
   local e = catalog[s]
   if e and e.kind == "mma" then return atom.mma_atom(s) end
   if e then

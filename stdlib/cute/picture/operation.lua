@@ -40,7 +40,8 @@ end
 -- its operands, for cute.show / cute.render.
 function M.operation(name, ...)
   local cute = require "cute"
-  local f = type(name) == "string" and rawget(cute, name)
+  E.argcheck(type(name) == "string", "operation", 1, "function name", name)
+  local f = rawget(cute, name)
   if type(f) ~= "function" then
     E.raise(("operation: %s is not a function of cute (composition, "
       .. "logical_divide, blocked_product, ...)"):format(tostring(name)))

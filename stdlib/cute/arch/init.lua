@@ -1,4 +1,6 @@
---- cute.atoms -- the catalog of MMA and copy atoms, as data.
+--- cute.arch -- the catalog of MMA and copy instructions, as data: what
+-- CuTe keeps in cute/arch/ (mma_sm80.hpp, copy_sm75.hpp, ...), while
+-- cute.atom builds atoms and tiles them, as cute/atom/ does.
 --
 -- Each entry is a plain table: name (CuTe's), kind ("mma" or "copy"), the
 -- PTX instruction, the PTX ISA section it was read from, and CuTe text for
@@ -7,12 +9,12 @@
 --         colexicographic (m,k) / (n,k) / (m,n) index of the atom's tiles
 --   copy  thr_id, src, dst [, ref]               (thread, bit) -> bit
 --                                                 (as CuTe's Copy_Traits)
--- cute.atoms["SM80_16x8x16_F32F16F16F32_TN"] is the entry; cute.atoms.names
+-- cute.arch["SM80_16x8x16_F32F16F16F32_TN"] is the entry; cute.arch.names
 -- lists them in catalog order.  cute.mma_atom / cute.copy_atom build atoms.
 local M = { names = {} }
 
 for _, part in ipairs { "universal", "sm75", "sm80", "sm90" } do
-  for _, entry in ipairs(require("cute.atoms." .. part)) do
+  for _, entry in ipairs(require("cute.arch." .. part)) do
     assert(M[entry.name] == nil, entry.name)
     M[entry.name] = entry
     M.names[#M.names + 1] = entry.name
