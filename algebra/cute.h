@@ -615,6 +615,23 @@ cute_status cute_linear_invert_and_compose(cute_linear *out,
                                            const cute_linear *B,
                                            cute_error *err);
 
+/* What converting a tensor from the TV layout src to dst (both register,
+ * lane, warp -> the same output dims, lanes and warps alike) must do:
+ *   CUTE_MOVE_REGISTERS  every thread already holds what it needs;
+ *   CUTE_MOVE_SHUFFLE    data moves between lanes, never between warps
+ *                        (warp shuffles);
+ *   CUTE_MOVE_SHARED     data crosses warps: a shared-memory round trip.
+ * A copy held by several threads (src's broadcast) counts wherever it
+ * is.  *map (optional) gets invert_and_compose(dst, src): for each dst
+ * location, one src location holding its element.  dst must hold only
+ * what src holds (invert_and_compose's condition), else CUTE_EINVAL. */
+typedef enum cute_linear_move {
+  CUTE_MOVE_REGISTERS, CUTE_MOVE_SHUFFLE, CUTE_MOVE_SHARED
+} cute_linear_move;
+cute_status cute_linear_conversion(cute_linear_move *kind, cute_linear *map,
+                                   const cute_linear *src,
+                                   const cute_linear *dst, cute_error *err);
+
 /* to_linear: the linear form of Sw o off o L (a plain layout: sw = Sw<0,..>,
  * off = 0).  Every shape leaf must be a power of two, every stride >= 0,
  * the offset 0, and the bits that the modes' bit-steps 2^j*d set pairwise

@@ -72,6 +72,9 @@ void cute_error_note(cute_error *err, const char *note);
  * (linear.c). */
 void cute_linear_describe(const cute_linear *A, int k, char *buf, size_t cap);
 
+/* Are A's input dims register, lane, warp (a TV layout)? (linear.c) */
+int cute_linear_is_tv(const cute_linear *A);
+
 /* Overflow error shorthand. */
 #define CUTE_OVERFLOW(err, what) \
   cute_fail((err), CUTE_EOVERFLOW, "%s: 64-bit overflow", (what))

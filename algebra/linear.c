@@ -316,3 +316,69 @@ cute_status cute_linear_invert_and_compose(cute_linear *out,
   *out = r;
   return CUTE_OK;
 }
+
+/* ---------------------------------------------------- conversions -- */
+
+int cute_linear_is_tv(const cute_linear *A)
+{
+  return A->nin == 3 && !strcmp(A->in[0].name, "register") &&
+         !strcmp(A->in[1].name, "lane") && !strcmp(A->in[2].name, "warp");
+}
+
+/* Is v in the span of vecs[0..n)?  (Elimination on a copy.) */
+static int in_span(const uint64_t *vecs, int n, uint64_t v)
+{
+  uint64_t rows[CUTE_LINEAR_MAX_BITS];
+  int piv[CUTE_LINEAR_MAX_BITS], nr = 0, k, r;
+  for (k = 0; k <= n; k++) {
+    uint64_t x = k < n ? vecs[k] : v;
+    for (r = 0; r < nr; r++)
+      if ((x >> piv[r]) & 1) x ^= rows[r];
+    if (k == n) return x == 0;
+    if (x) { rows[nr] = x; piv[nr++] = bit_length(x) - 1; }
+  }
+  return 0;
+}
+
+cute_status cute_linear_conversion(cute_linear_move *kind, cute_linear *map,
+                                   const cute_linear *src,
+                                   const cute_linear *dst, cute_error *err)
+{
+  uint64_t kern[CUTE_LINEAR_MAX_BITS], lw, w;
+  echelon E;
+  cute_linear D;
+  cute_status st;
+  int k, nk = 0, R = src->in[0].bits, Rd = dst->in[0].bits, local = 1, warp = 1;
+  if (!cute_linear_is_tv(src) || !cute_linear_is_tv(dst) ||
+      src->in[1].bits != dst->in[1].bits || src->in[2].bits != dst->in[2].bits) {
+    cute_fail(err, CUTE_EINVAL, "both layouts need the input dims register, "
+              "lane, warp, with as many lanes and warps");
+    return fail2(CUTE_EINVAL, err, "conversion", src, dst);
+  }
+  if ((st = cute_linear_invert_and_compose(&D, dst, src, err))) return st;
+  /* the kernel of src: the input combinations it sends to 0 (copies) */
+  E.n = 0;
+  for (k = 0; k < cute_linear_in_bits(src); k++) {
+    uint64_t c = 1ull << k, v = reduce(&E, src->basis[k], &c);
+    if (!v) { kern[nk++] = c; continue; }
+    E.row[E.n] = v;
+    E.comb[E.n] = c;
+    E.piv[E.n++] = bit_length(v) - 1;
+  }
+  lw = ~mask_of(R);
+  w = ~mask_of(R + src->in[1].bits);
+  for (k = 0; k < cute_linear_in_bits(dst); k++) {
+    /* dst's lane/warp bit k, in src's packing; a register bit has none */
+    uint64_t id = k < Rd ? 0 : 1ull << (k - Rd + R), diff = D.basis[k] ^ id;
+    uint64_t pk[CUTE_LINEAR_MAX_BITS];
+    int j;
+    for (j = 0; j < nk; j++) pk[j] = kern[j] & lw;
+    if (local && !in_span(pk, nk, diff & lw)) local = 0;
+    for (j = 0; j < nk; j++) pk[j] = kern[j] & w;
+    if (warp && !in_span(pk, nk, diff & w)) warp = 0;
+  }
+  *kind = local ? CUTE_MOVE_REGISTERS : warp ? CUTE_MOVE_SHUFFLE
+                                             : CUTE_MOVE_SHARED;
+  if (map) *map = D;
+  return CUTE_OK;
+}

@@ -301,23 +301,17 @@ static cute_status push_mode(cute_layout *L, const uint64_t *g, int k0, int k1,
   return CUTE_OK;
 }
 
-static int is_tv(const cute_linear *A)
-{
-  return A->nin == 3 && !strcmp(A->in[0].name, "register") &&
-         !strcmp(A->in[1].name, "lane") && !strcmp(A->in[2].name, "warp");
-}
-
 static cute_status build(cute_layout *L, const cute_linear *A,
                          const uint64_t *g, cute_error *err)
 {
-  int i, k0 = 0, nmode = is_tv(A) ? 2 : A->nin;
+  int i, k0 = 0, nmode = cute_linear_is_tv(A) ? 2 : A->nin;
   cute_status st;
   cute_tuple_clear(&L->shape);
   cute_tuple_clear(&L->stride);
   if (nmode != 1 && ((st = cute_tuple_open(&L->shape, err)) ||
                      (st = cute_tuple_open(&L->stride, err))))
     return st;
-  if (is_tv(A)) {  /* ((lane, warp), register): thread bits, value bits */
+  if (cute_linear_is_tv(A)) {  /* ((lane, warp), register): thread bits, value bits */
     int r = A->in[0].bits, t = r + A->in[1].bits + A->in[2].bits;
     if ((st = push_mode(L, g, r, t, 0, err)) ||
         (st = push_mode(L, g, 0, r, 0, err)))

@@ -57,7 +57,6 @@ static cute_status malformed(cute_error *err, const char *why)
 cute_status cute_tiler_check(const cute_tiler *T, cute_error *err)
 {
   int p, depth = 0, roots = 0, nl = 0, len;
-  cute_status st;
   if (T->n < 0 || T->n > CUTE_MAX_TILER)
     return cute_fail(err, CUTE_ELIMIT, "tiler: %d layouts, above "
                      "CUTE_MAX_TILER (%d)", T->n, CUTE_MAX_TILER);
@@ -80,12 +79,9 @@ cute_status cute_tiler_check(const cute_tiler *T, cute_error *err)
     }
   }
   if (depth != 0 || roots != 1) return malformed(err, "unbalanced '<'");
-  if (nl != T->n) return malformed(err, "layout count");
-  for (p = 0; p < T->n; p++)
-    if ((st = cute_tuple_check(&T->mode[p].shape, err)) ||
-        (st = cute_tuple_check(&T->mode[p].stride, err)))
-      return st;
-  return CUTE_OK;
+  /* The layouts themselves are checked by the operations that use them,
+   * as any operand is. */
+  return nl != T->n ? malformed(err, "layout count") : CUTE_OK;
 }
 
 cute_status cute_tiler_context(cute_error *err, cute_status st,
@@ -123,8 +119,12 @@ static cute_status apply_at(cute_layout *out, const cute_layout *A,
   int i, n, rank;
   char c = cute_tiler_tok(T, *p);
   if (c == 'L') {
+    const cute_layout *B = &T->mode[(*li)++];
     ++*p;
-    return op(out, A, &T->mode[(*li)++], err);
+    if ((st = cute_tuple_check(&B->shape, err)) ||
+        (st = cute_tuple_check(&B->stride, err)))
+      return st;
+    return op(out, A, B, err);
   }
   if (c == '_') {
     ++*p;

@@ -109,6 +109,21 @@ static int l_invert_and_compose(lua_State *L)
   return 1;
 }
 
+/* cute.conversion(src, dst) -> "registers" | "shuffle" | "shared", map */
+static int l_conversion(lua_State *L)
+{
+  static const char *const kinds[] = {"registers", "shuffle", "shared"};
+  cute_linear a, b, map;
+  cute_linear_move kind;
+  cute_error err;
+  if (cute_linear_conversion(&kind, &map, linear_arg(L, 1, &a),
+                             linear_arg(L, 2, &b), &err))
+    return cutelua_error(L, &err);
+  lua_pushstring(L, kinds[kind]);
+  push_linear(L, &map);
+  return 2;
+}
+
 /* A(x0, x1, ...) one integer per input dim (missing ones 0), or A{name =
  * x, ...} -> one integer per output dim */
 static int linear_call(lua_State *L)
@@ -257,6 +272,7 @@ void cutelua_open_linear(lua_State *L)
       {"to_linear", l_to_linear},
       {"from_linear", l_from_linear},
       {"invert_and_compose", l_invert_and_compose},
+      {"conversion", l_conversion},
       {NULL, NULL}};
   cutelua_newclass(L, CUTELUA_LINEAR, meta, methods);
   luaL_setfuncs(L, funcs, 0);

@@ -75,6 +75,7 @@ local C80 = cute.to_linear(cute.layout(catalog["SM80_16x8x16_F32F16F16F32_TN"].C
 local T = cute.to_linear(cute.layout "((4,8),(2,2)):((2,16),(1,8))", tile)
 print("invert_and_compose(mma C, transposed):")
 print(cute.invert_and_compose(C80, T))
+print("conversion(mma C, transposed): " .. cute.conversion(C80, T))
 print()
 
 -- 5. Broadcast: a wgmma operand in shared memory is read by the whole

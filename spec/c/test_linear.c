@@ -112,6 +112,26 @@ static void operations(void)
   CHECK(free[0] == 0 && free[1] == 0 && free[2] == 0, "no broadcast");
 }
 
+/* Each thread holding all of a 4-vector (lane bit broadcast) against two
+ * lanes holding two elements each. */
+static void conversions(void)
+{
+  cute_linear B = LIN("{register = [[1], [2]], lane = [[0]], warp = []}");
+  cute_linear D = LIN("{register = [[1]], lane = [[2]], warp = []}");
+  cute_linear none;
+  cute_linear_move k;
+  cute_error e;
+  memset(&none, 0, sizeof none);  /* no input dims: not a TV layout */
+  CHECK(cute_linear_conversion(&k, NULL, &B, &D, &e) == CUTE_OK &&
+        k == CUTE_MOVE_REGISTERS, "B -> D is local");
+  CHECK(cute_linear_conversion(&k, NULL, &D, &B, &e) == CUTE_OK &&
+        k == CUTE_MOVE_SHUFFLE, "D -> B shuffles");
+  CHECK(cute_linear_conversion(&k, NULL, &B, &B, &e) == CUTE_OK &&
+        k == CUTE_MOVE_REGISTERS, "B -> B");
+  CHECK(cute_linear_conversion(&k, NULL, &B, &none, &e) == CUTE_EINVAL &&
+        strstr(e.msg, "conversion("), "%s", e.msg);
+}
+
 static void text(void)
 {
   const char *t = " - register=1 -> (0, 1)\n - lane=1 -> (1, 0)\n"
@@ -162,6 +182,7 @@ int main(void)
   random_layouts();
   swizzled_tile();
   operations();
+  conversions();
   text();
   errors();
   return test_finish();

@@ -101,6 +101,7 @@ describe("wrong Lua types and arities", function()
     from_linear = {{cute.to_linear(A)}, 1},
     linear_layout = {{"{lane = [[1]]}"}, 1},
     invert_and_compose = {{cute.to_linear(A), cute.to_linear(A)}, 2},
+    conversion = {{cute.to_linear(tv, {tv = true}), cute.to_linear(tv, {tv = true})}, 2},
     -- tiler_tostring prints any value (as Lua's tostring does)
     tiler_tostring = {{{2, 2}}, 0},
   }

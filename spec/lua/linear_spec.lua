@@ -379,6 +379,72 @@ describe("linear layout operations agree with evaluation", function()
   end)
 end)
 
+describe("conversion(src, dst): what moving a tensor between TV layouts takes",
+         function()
+  -- brute force: each dst location's element, held by src where?
+  local function kind(src, dst)
+    local lanes, where = src:in_dims()[2][2], {}
+    for y = 0, in_size(src) - 1 do
+      local e = apply(src, y)
+      where[e] = where[e] or {}
+      where[e][#where[e] + 1] = y
+    end
+    local R, Rd = src:in_dims()[1][2], dst:in_dims()[1][2]
+    local local_all, warp_all = true, true
+    for x = 0, in_size(dst) - 1 do
+      local lw = x // Rd
+      local here, inwarp = false, false
+      for _, y in ipairs(where[apply(dst, x)]) do
+        local ylw = y // R
+        here = here or ylw == lw
+        inwarp = inwarp or ylw // lanes == lw // lanes
+      end
+      local_all, warp_all = local_all and here, warp_all and inwarp
+    end
+    return local_all and "registers" or warp_all and "shuffle" or "shared"
+  end
+
+  it("agrees with where each element lives, on random TV layouts", function()
+    local g = R.new(36)
+    local seen, image = {}, 0
+    for _ = 1, 800 do
+      local outs = dims(g, { "dim0", "dim1" }, 2)
+      local lane, warp = g:int(0, 2), g:int(0, 2)
+      local src = cute.linear_layout(linear_text(g,
+        { { "register", g:int(0, 2) }, { "lane", lane }, { "warp", warp } }, outs,
+        function(_, _, _, o) return g:int(1, 3) == 1 and 0 or g:int(0, (1 << o[2]) - 1) end))
+      -- dst holds only what src holds: its bases are images under src
+      local n = in_size(src)
+      local dst = cute.linear_layout(linear_text(g,
+        { { "register", g:int(0, 2) }, { "lane", lane }, { "warp", warp } }, outs,
+        function(_, _, j, o)  -- called per value, first out dim first
+          if j == 1 then image = apply(src, g:int(0, n - 1)) end
+          local shift = j == 1 and 0 or outs[1][2]
+          return image >> shift & ((1 << o[2]) - 1)
+        end))
+      local k, map = cute.conversion(src, dst)
+      R.eq(k, kind(src, dst), "conversion(%s, %s)", src:compact(), dst:compact())
+      seen[k] = true
+      for x = 0, in_size(dst) - 1 do
+        R.eq(apply(src, apply(map, x)), apply(dst, x), "map at %d", x)
+      end
+    end
+    assert.is_true(seen.registers and seen.shuffle and seen.shared)
+  end)
+
+  it("names the MMA cases", function()
+    local t = { tv = true, tile = { 16, 8 } }
+    local C = cute.to_linear(cute.layout "((4,8),(2,2)):((32,1),(16,8))", t)
+    assert.equal("registers", (cute.conversion(C, cute.to_linear(
+      cute.layout "((4,8),(2,2)):((32,1),(8,16))", t))))
+    assert.equal("shuffle", (cute.conversion(C, cute.to_linear(
+      cute.layout "((4,8),(2,2)):((2,16),(1,8))", t))))
+    local ok, msg = pcall(cute.conversion, C, cute.to_linear(cute.layout "(4,8):(8,1)"))
+    assert.is_false(ok)
+    assert.matches("conversion(", msg, 1, true)
+  end)
+end)
+
 describe("Triton's text", function()
   it("prints as LinearLayout::toString and parses back, both forms", function()
     local A = cute.to_linear(cute.layout "((4,8),(2,2)):((32,1),(16,8))",
@@ -464,6 +530,7 @@ describe("examples/linear_layouts.lua", function()
       "as CuTe:  ((4,8),4):((32,1),8)",
       "| T31 V3 |",
       "free masks: register 0, lane 31, warp 3",
+      "conversion(mma C, transposed): shuffle",
       "imported shared layout as CuTe: Sw<5,0,5> o 0 o (32,32):(32,1)",
       "column read, Triton's form: bank conflicts of Sw<5,0,5> o 0 o (32,32):(32,1)",
       "worst 1-way",

@@ -79,6 +79,7 @@ local cute = {
   to_linear = core.to_linear,
   from_linear = core.from_linear,
   invert_and_compose = core.invert_and_compose,
+  conversion = core.conversion,
 
   logical_divide = divide.logical_divide,
   zipped_divide = divide.zipped_divide,
