@@ -206,7 +206,8 @@ cute_status cute_layout_left(cute_layout *L, const cute_tuple *shape,
                              cute_error *err);  /* compact column-major */
 cute_status cute_layout_right(cute_layout *L, const cute_tuple *shape,
                               cute_error *err); /* compact row-major    */
-/* (4,8) -> (4,8):(1@0,1@1); (4,(2,2)) -> (4,(2,2)):(1@0,(1@0@1,1@1@1)) */
+/* (4,8) -> (4,8):(1@0,1@1); (4,(2,2)) -> (4,(2,2)):(1@0,(1@0@1,1@1@1));
+ * an integer shape evaluates to integers, as CuTe's: 8 -> 8:1, (8) -> (8):(1@0) */
 cute_status cute_layout_identity(cute_layout *L, const cute_tuple *shape,
                                  cute_error *err);
 
@@ -484,13 +485,80 @@ cute_status cute_max_common_layout(cute_layout *out, const cute_layout *A,
                                    const cute_layout *B, cute_error *err);
 
 /* Recast a layout of old_bits-wide elements to new_bits-wide ones (CuTe's
- * upcast / downcast); indivisible shapes or strides are an error. */
+ * upcast / downcast / recast_layout); indivisible shapes or strides are an
+ * error.  Widths where neither divides the other recast through their gcd:
+ *   recast((8,4):(1,8), 6, 4) = downcast by 3, upcast by 2 = (12,4):(1,12) */
 cute_status cute_upcast(cute_layout *out, const cute_layout *L, int64_t n,
                         cute_error *err);
 cute_status cute_downcast(cute_layout *out, const cute_layout *L, int64_t n,
                           cute_error *err);
 cute_status cute_recast(cute_layout *out, const cute_layout *L,
                         int64_t old_bits, int64_t new_bits, cute_error *err);
+
+/* -------------------------------------------------------- compact layouts -- */
+/* CuTe's make_ordered_layout: the leaves of `order` (weakly congruent to
+ * shape; a leaf may cover a sub-shape) rank the sub-shapes, ties by
+ * position, and each is packed column-major after those ranked before it.
+ *   make_ordered_layout((2,3,4), (2,0,1)) = (2,3,4):(12,1,3)
+ * @post out is compact: its image is [0, size(shape)). */
+cute_status cute_layout_ordered(cute_layout *out, const cute_tuple *shape,
+                                const cute_tuple *order, cute_error *err);
+/* CuTe's make_layout_like: L's shape, packed in the order of L's strides
+ * (coordinate strides by basis path, then coefficient); stride-0 leaves
+ * stay 0 and take no room, size-1 leaves rank last (idempotence).
+ *   make_layout_like((2,3,4,5):(0,42,1,0)) = (2,3,4,5):(0,4,1,0)
+ *   make_layout_like((2,3,4):(1@2,1@1,1@0)) = (2,3,4):(12,4,1) */
+cute_status cute_layout_like(cute_layout *out, const cute_layout *L,
+                             cute_error *err);
+/* CuTe's nullspace: the stride-0 leaves of L with their index strides in
+ * L's flat column-major domain; 1:0 when there are none.
+ *   nullspace((2,4,6):(0,1,0)) = (2,6):(1,8)
+ * @post L(out(i)) = 0 for every i in [0, size(out)). */
+cute_status cute_nullspace(cute_layout *out, const cute_layout *L,
+                           cute_error *err);
+
+/* ------------------------------------------------------- tuple arithmetic -- */
+/* CuTe's int_tuple arithmetic (names as CuTe and the CuTe DSL spell them).
+ * ceil_div(a, b): tuple/tuple by mode (b may be shorter: its missing modes
+ * are 1), tuple/int folds b through a's modes, int/tuple divides by b's
+ * product:  ceil_div((10,6), (3,4)) = (4,2),  ceil_div((4,6), 8) = (1,3).
+ * shape_div: the same with equal ranks and each integer step requiring one
+ * of a, b to divide the other (CUTE_EDIVISIBILITY):
+ *   shape_div((4,5,6), 40) = (1,1,3). */
+cute_status cute_ceil_div(cute_tuple *out, const cute_tuple *a,
+                          const cute_tuple *b, cute_error *err);
+cute_status cute_shape_div(cute_tuple *out, const cute_tuple *a,
+                           const cute_tuple *b, cute_error *err);
+/* (product(t0), product(t1), ...); of an integer, itself; of (), 1. */
+cute_status cute_product_each(cute_tuple *out, const cute_tuple *t,
+                              cute_error *err);
+/* Leaf by leaf a + b and a - b; a missing mode counts as 0 (CuTe's
+ * ArithmeticTuple); leaves of different bases are CUTE_ECODOMAIN. */
+cute_status cute_tuple_add(cute_tuple *out, const cute_tuple *a,
+                           const cute_tuple *b, cute_error *err);
+cute_status cute_tuple_sub(cute_tuple *out, const cute_tuple *a,
+                           const cute_tuple *b, cute_error *err);
+/* Every leaf of a below b's (a mode of a past b's rank: false). */
+cute_status cute_elem_less(int *out, const cute_tuple *a, const cute_tuple *b,
+                           cute_error *err);
+/* The next coordinate colexicographically: (2,0,0) in (3,3,3) -> (0,1,0);
+ * the last leaf does not wrap (one past the end is (0,...,0,s)). */
+cute_status cute_increment_coord(cute_tuple *out, const cute_tuple *crd,
+                                 const cute_tuple *shape, cute_error *err);
+/* The elements of t paired with integer leaves of crd, as one flat tuple
+ * (slicing keeps the `_` ones): dice((1,_), (4,8)) = (4); dice(1, t) = t. */
+cute_status cute_dice(cute_tuple *out, const cute_tuple *crd,
+                      const cute_tuple *t, cute_error *err);
+/* idx2crd of a coordinate: mode by mode, each integer leaf of idx taken
+ * by cute_idx2crd against its mode of shape:
+ *   idx2crd((3,5), (4,(2,4))) = (3,(1,2)). */
+cute_status cute_idx2crd_tuple(cute_tuple *crd, const cute_tuple *idx,
+                               const cute_tuple *shape, cute_error *err);
+/* append / prepend x to t (an integer t is wrapped first) until rank
+ * `rank`, or once when rank < 0:  append((1,2), 0, 4) = (1,2,0,0). */
+cute_status cute_tuple_extend(cute_tuple *out, const cute_tuple *t,
+                              const cute_tuple *x, int rank, int front,
+                              cute_error *err);
 
 /* -------------------------------------------------------------- swizzles -- */
 /* CuTe's Swizzle<B,M,S>: bits [M+S, M+S+B) are XORed into bits [M, M+B)

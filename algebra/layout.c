@@ -86,7 +86,7 @@ cute_status cute_layout_right(cute_layout *L, const cute_tuple *shape,
 }
 
 /* Stride of each leaf is 1@path, path = the leaf's position in the shape
- * tree, outermost index first (an integer shape is the path (0)). */
+ * tree, outermost index first. */
 cute_status cute_layout_identity(cute_layout *L, const cute_tuple *shape,
                                  cute_error *err)
 {
@@ -94,10 +94,9 @@ cute_status cute_layout_identity(cute_layout *L, const cute_tuple *shape,
   int p, d = 0, leaf = 0;
   cute_status st = cute_layout_left(L, shape, err);
   if (st) return st;
-  if (cute_tuple_is_int(shape)) {
-    L->stride.e[0] = CUTE_BASIS1(0);
-    return CUTE_OK;
-  }
+  /* An integer shape gets the empty basis path, E<> = 1 (as CuTe's
+   * make_basis_like): 8:1, evaluating to integers; (8) gets (8):(1@0). */
+  if (cute_tuple_is_int(shape)) return CUTE_OK;
   for (p = 0; p < shape->ntok; p++) {
     char c = shape->tok[p];
     if (c == '(') {

@@ -14,6 +14,7 @@
  * Every division must be exact (CUTE_EDIVISIBILITY names the leaf); CuTe
  * C++ rounds up instead, which would describe elements that straddle the
  * new ones.  Coordinate layouts have no element size: CUTE_ECODOMAIN.
+ * Widths where neither divides the other go through their gcd (below).
  */
 #include "cute_internal.h"
 
@@ -109,22 +110,33 @@ cute_status cute_downcast(cute_layout *out, const cute_layout *L, int64_t n,
   return recast_leaves(out, L, n, "downcast", downcast_leaf, err);
 }
 
+static int64_t gcd(int64_t a, int64_t b)
+{
+  while (b != 0) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* new/old reduced to num/den: each old element splits into den pieces
+ * of g = gcd(old, new) bits (downcast), num of which make a new element
+ * (upcast); one of the two steps is the identity when one width divides
+ * the other.  recast((8,4):(1,8), 6, 4) = (12,4):(1,12). */
 cute_status cute_recast(cute_layout *out, const cute_layout *L,
                         int64_t old_bits, int64_t new_bits, cute_error *err)
 {
-  int up = new_bits > old_bits;
-  int64_t wide = up ? new_bits : old_bits, narrow = up ? old_bits : new_bits;
+  int64_t g;
+  cute_layout mid;
   cute_status st;
   if (old_bits <= 0 || new_bits <= 0)
     return cute_fail_op(err, CUTE_EINVAL, "recast", L, NULL,
                         "element widths %lld -> %lld bits must be positive",
                         (long long)old_bits, (long long)new_bits);
-  if (wide % narrow != 0)
-    return cute_fail_op(err, CUTE_EDIVISIBILITY, "recast", L, NULL,
-                        "divisibility: %lld bits is not a multiple of "
-                        "%lld bits", (long long)wide, (long long)narrow);
-  st = up ? cute_upcast(out, L, wide / narrow, err)
-          : cute_downcast(out, L, wide / narrow, err);
+  g = gcd(old_bits, new_bits);
+  st = cute_downcast(&mid, L, old_bits / g, err);
+  if (!st) st = cute_upcast(out, &mid, new_bits / g, err);
   if (st && err) {
     /* the call the user made, then the step that failed */
     char text[CUTE_MAX_TEXT], o[24], n[24];

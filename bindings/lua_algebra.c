@@ -2,8 +2,8 @@
  * lua_algebra.c -- the layout algebra of paper section 3 as functions of
  * cute.core: coalesce, filter, composition, complement, inverses, common
  * vectors, recasts, and the mode manipulations the stdlib builds divides
- * and products from (flatten, group_modes, take, select, append, prepend,
- * replace, make_layout = concatenation).
+ * and products from (flatten, group_modes, take, select, replace,
+ * make_layout = concatenation; append and prepend are in lua_tuple_arith.c).
  *
  * Here composition takes a layout, an integer n (= n:1) or, after a
  * Layout, a tiler (lua_tiler.c) on the right, and a Layout, Swizzle or
@@ -72,8 +72,6 @@ static int l_right_inverse(lua_State *L)
 }
 static int l_left_inverse(lua_State *L) { return unary(L, cute_left_inverse); }
 static int l_flatten(lua_State *L) { return unary(L, cute_layout_flatten); }
-static int l_append(lua_State *L) { return binary(L, cute_layout_append); }
-static int l_prepend(lua_State *L) { return binary(L, cute_layout_prepend); }
 static int l_max_common_layout(lua_State *L)
 {
   return binary(L, cute_max_common_layout);
@@ -297,8 +295,6 @@ void cutelua_open_algebra(lua_State *L)
       {"group_modes", l_group_modes},
       {"take", l_take},
       {"select", l_select},
-      {"append", l_append},
-      {"prepend", l_prepend},
       {"replace", l_replace},
       {"concat", l_concat},
       {NULL, NULL}};

@@ -114,6 +114,7 @@ int luaopen_cute_core(lua_State *L)
   cutelua_open_layout(L);
   cutelua_open_swizzle(L);
   cutelua_open_algebra(L);
+  cutelua_open_tuple_arith(L);
   cutelua_open_tiler(L);
   cutelua_open_linear(L);
   push_metatables(L);

@@ -18,6 +18,7 @@ void cutelua_open_tiler(lua_State *L);
 /* composition(A, T) for a tiler T at index 2 (A a Layout at index 1). */
 int cutelua_composition_tiler(lua_State *L);
 void cutelua_open_swizzle(lua_State *L);
+void cutelua_open_tuple_arith(lua_State *L);
 void cutelua_open_linear(lua_State *L);
 
 /* The LinearLayout metatable's name (lua_linear.c owns the type). */

@@ -2,7 +2,8 @@
  * lua_tuple.c -- tuples as Lua values: integers and nested tables, scaled
  * basis leaves as cute.E userdata, the slice marker `_`; and the module
  * functions that work on tuples alone (tuple, tuple_tostring, crd2idx,
- * idx2crd, the relations of paper section 2).
+ * the relations of paper section 2; idx2crd and the arithmetic are in
+ * lua_tuple_arith.c).
  *
  *   cute.tuple "(1,(2,3))"        --> {1,{2,3}}
  *   cute.tuple_tostring {1,{2,3}} --> "(1,(2,3))"
@@ -359,18 +360,6 @@ static int l_crd2idx(lua_State *L)
   return 1;
 }
 
-static int l_idx2crd(lua_State *L)
-{
-  cute_tuple shape, crd;
-  cute_error err;
-  lua_Integer i = cutelua_checkint(L, 1);
-  cutelua_checktuple(L, 2, &shape);
-  if (cute_idx2crd(&crd, (int64_t)i, &shape, &err))
-    return cutelua_error(L, &err);
-  cutelua_pushtuple(L, &crd);
-  return 1;
-}
-
 typedef int (*relation_fn)(const cute_tuple *, const cute_tuple *);
 
 static int relation(lua_State *L, relation_fn f)
@@ -402,7 +391,6 @@ void cutelua_open_tuple(lua_State *L)
       {"tuple", l_tuple},
       {"tuple_tostring", l_tuple_tostring},
       {"crd2idx", l_crd2idx},
-      {"idx2crd", l_idx2crd},
       {"congruent", l_congruent},
       {"weakly_congruent", l_weakly_congruent},
       {"compatible", l_compatible},

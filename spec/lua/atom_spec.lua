@@ -50,9 +50,21 @@ local function formulas(a)
   elseif name:match "^SM80_16x8x8_F16" then
     local f = ptx.m16n8k8_f16
     return { A = f.A, B = nk(f.B), C = f.C }
+  elseif name:match "^SM70_8x8x4_" then
+    -- atom thread t is lane ThrID(t) of quad pair 0
+    local f, thr = ptx.m8n8k4_f16, a.thr_id
+    local function lane(h) return function(t, i) return h(thr(t), i) end end
+    local am, bm = name:match "_(%u)(%u)$"
+    return { A = lane(am == "T" and f.A_row or f.A_col),
+             B = lane(nk(bm == "N" and f.B_col or f.B_row)),
+             C = lane(name:match "F32F16" and f.C_f32 or f.C_f16) }
   elseif name:match "^SM80_8x8x4_F64" then
     local f = ptx.m8n8k4_f64
     return { A = f.A, B = nk(f.B), C = f.C }
+  elseif name:match "^SM90_64x%d+x32_.*_SS_TN$" then
+    return { A = broadcast(M), B = broadcast(N), C = ptx.wgmma.C }
+  elseif name:match "^SM90_64x%d+x32_.*_RS_TN$" then
+    return { A = ptx.wgmma.A_RS8, B = broadcast(N), C = ptx.wgmma.C }
   elseif name:match "^SM90_64x%d+x16_.*_SS$" then
     return { A = broadcast(M), B = broadcast(N), C = ptx.wgmma.C }
   elseif name:match "^SM90_64x%d+x16_.*_RS$" then
@@ -64,6 +76,17 @@ describe("the MMA atom catalog", function()
   local names = {}
   for _, name in ipairs(catalog.names) do
     if catalog[name].kind == "mma" then names[#names + 1] = name end
+  end
+  -- Atoms that differ only in their value types share their layouts (the
+  -- 16-bit and fp8 wgmma families, f16/bf16 mma.sync): the element-wise
+  -- checks below run once per distinct (ThrID, A, B, C, formula family),
+  -- the family being the name without its type field.
+  local distinct, seen = {}, {}
+  for _, name in ipairs(names) do
+    local e = catalog[name]
+    local key = table.concat({ e.thr_id, e.A, e.B, e.C,
+      (name:gsub("_[FSUBET][%dFBMTE]+_", "_T_")) }, "|")
+    if not seen[key] then seen[key] = true; distinct[#distinct + 1] = name end
   end
 
   it("holds the SM80 and SM90 atoms kernels need", function()
@@ -78,7 +101,7 @@ describe("the MMA atom catalog", function()
 
   it("matches the PTX ISA fragment formulas at every thread and value",
     function()
-      for _, name in ipairs(names) do
+      for _, name in ipairs(distinct) do
         local a = atom.mma_atom(name)
         local f = assert(formulas(a), "no ISA formula for " .. name)
         local M, N = a.shape_mnk[1], a.shape_mnk[2]
@@ -90,7 +113,7 @@ describe("the MMA atom catalog", function()
 
   it("has TV layouts that are bijections onto their tiles (SS operands "
     .. "broadcast over the warpgroup)", function()
-    for _, name in ipairs(names) do
+    for _, name in ipairs(distinct) do
       local a = atom.mma_atom(name)
       local M, N, K = table.unpack(a.shape_mnk)
       for _, x in ipairs { { a.A, M * K }, { a.B, N * K }, { a.C, M * N } } do

@@ -123,7 +123,7 @@ describe("floats", function()
     assert.matches("mode indices must be integers", err(cute.select, A, {0.5}), 1, true)
     assert.matches("cute.Layout or integer expected, got number",
                    err(cute.composition, A, 2.5), 1, true)
-    assert.matches("integer expected, got string", err(cute.idx2crd, "5", {4, 8}), 1, true)
+    assert.matches("string is not an integer", err(cute.idx2crd, "5", {4, 8}), 1, true)
   end)
 end)
 

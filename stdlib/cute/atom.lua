@@ -262,6 +262,19 @@ function ThrMMA:partition_B(L)
   return slice_thread(self.tiled:thrfrg_B(L), c[1], c[3], c[4])
 end
 
+-- Thread index -> thread coordinate (V,M,N,K) (CuTe's thridx_2_thrid):
+-- the right inverse of the thread layout.  A ThrID that skips lanes (the
+-- SM70 quad pair (4,2):(1,16): lanes 0-3 and 16-19) has no right inverse
+-- past lane 3; as CuTe, it is completed by its complement first, and the
+-- lanes outside it fold back onto the atom's threads, so the pictures and
+-- partitions label the threads by their lanes.
+local function thridx_to_thrid(v)
+  local inv = core.right_inverse(v)
+  if core.size(inv) >= core.size(v) then return inv end
+  local full = core.right_inverse(concat(v, core.complement(v)))
+  return core.composition(core.layout({core.size(v), 1}, {1, 0}), full)
+end
+
 -- (thr_idx, val) -> tile index for operand X of modes i, j over a tile of
 -- `shape` (default: the tiled MMA's own I x J tile); `spread` maps the
 -- (ThrI,ThrJ) thread coordinates onto (ThrM,ThrN,ThrK) (CuTe's atile /
@@ -274,8 +287,8 @@ local function layout_tv(self, X, i, j, shape, spread)
     thr = concat(thr:mode(0), concat(core.composition(thr:mode(1):mode(0),
       spread), thr:mode(1):mode(1)))
   end
-  local to_thrid = core.right_inverse(self.thr_layout_vmnk)
-  return concat(core.composition(thr, to_thrid), T:mode(1))
+  return concat(core.composition(thr, thridx_to_thrid(self.thr_layout_vmnk)),
+                T:mode(1))
 end
 
 --- (thread index, value) -> (m,n) index of the tiled MMA's C tile, and
@@ -481,6 +494,42 @@ M.make_tiled_copy_B = copy_of_mma("make_tiled_copy_B", "get_layoutB_TV", 1, 2)
 M.make_tiled_copy_C = copy_of_mma("make_tiled_copy_C", "get_layoutC_TV", 0, 1)
 
 function M.is_tiled_copy(x) return getmetatable(x) == TiledCopy end
+
+-------------------------------------------------- GMMA shared-memory atoms --
+
+-- The swizzle atoms of wgmma's shared-memory operands (cutlass
+-- cute/atom/mma_traits_sm90_gmma.hpp, GMMA::Layout_{K,MN}_{INTER,SW32,
+-- SW64,SW128}_Atom<T>): 8 rows of 16 .. 128 bytes (K-major: rows along
+-- MN, bytes along K; MN-major the transpose), the 16-byte chunks of each
+-- row XORed with the row index (B = 0..3 bits of it for INTER .. SW128).
+-- CuTe writes them in bits with a byte-addressed swizzle, Sw<B,4,3> o
+-- smem_ptr o (8,W):(W,1), and upcasts to the element width; here offsets
+-- are elements, so the same function is Sw<B, 4 - log2(bytes), 3>:
+--   make_smem_layout_atom("K_SW128", 16) --> Sw<3,3,3> o 0 o (8,64):(64,1)
+local gmma_swizzle = { INTER = 0, SW32 = 1, SW64 = 2, SW128 = 3 }
+
+function M.make_smem_layout_atom(kind, value_type)
+  local major, sw = tostring(kind):match "^(%u+)_(%w+)$"
+  local b = gmma_swizzle[sw]
+  if type(kind) ~= "string" or not b or (major ~= "K" and major ~= "MN") then
+    E.raise(("make_smem_layout_atom: unknown kind %s (a %s; K_ or MN_ followed "
+      .. "by INTER, SW32, SW64 or SW128)"):format(tostring(kind), type(kind)))
+  end
+  local ok, bits = pcall(M.type_bits, value_type)
+  if not ok then
+    local why = type(bits) == "table" and bits.msg or tostring(bits)
+    E.raise("make_smem_layout_atom: " .. why:gsub("^.-copy_atom: ", ""))
+  end
+  if bits % 8 ~= 0 or bits > 128 or 128 % bits ~= 0 then
+    E.raise(("make_smem_layout_atom: %d-bit elements do not tile 16-byte "
+      .. "chunks"):format(bits))
+  end
+  local m, w, e = 4, (128 << b) // bits, bits // 8   -- w: elements in a row
+  while e > 1 do e, m = e // 2, m - 1 end               -- m = 4 - log2(bytes)
+  local L = major == "K" and core.layout({8, w}, {w, 1})
+                          or core.layout({w, 8}, {1, w})
+  return core.composition(core.swizzle(b, m, 3), L)
+end
 
 -- make_tiled_copy names itself before make_layout_tv's own errors.
 M.make_tiled_copy = E.protect("make_tiled_copy", M.make_tiled_copy)

@@ -20,7 +20,6 @@ local E = require "cute.error"
 local tiler = require "cute.tiler"
 local divide = require "cute.divide"
 local product = require "cute.product"
-local partition = require "cute.partition"
 local show = require "cute.print"
 local limits = require "cute.limits"
 
@@ -34,6 +33,8 @@ local cute = {
   layout = core.layout,
   layout_right = core.layout_right,
   make_identity_layout = core.make_identity_layout,
+  make_ordered_layout = core.make_ordered_layout,
+  make_layout_like = core.make_layout_like,
   swizzle = core.swizzle,
   composed = core.composed,
   tuple = core.tuple,
@@ -50,6 +51,16 @@ local cute = {
   congruent = core.congruent,
   weakly_congruent = core.weakly_congruent,
   compatible = core.compatible,
+
+  -- tuple arithmetic (CuTe's int_tuple)
+  ceil_div = core.ceil_div,
+  shape_div = core.shape_div,
+  product_each = core.product_each,
+  tuple_add = core.tuple_add,
+  tuple_sub = core.tuple_sub,
+  elem_less = core.elem_less,
+  increment_coord = core.increment_coord,
+  dice = core.dice,
 
   -- modes
   flatten = core.flatten,
@@ -70,6 +81,7 @@ local cute = {
   left_inverse = core.left_inverse,
   max_common_vector = core.max_common_vector,
   max_common_layout = core.max_common_layout,
+  nullspace = core.nullspace,
   upcast = core.upcast,
   downcast = core.downcast,
   recast = core.recast,
@@ -93,8 +105,7 @@ local cute = {
   blocked_product = product.blocked_product,
   raked_product = product.raked_product,
 
-  local_tile = partition.local_tile,
-  local_partition = partition.local_partition,
+  -- local_tile, local_partition: of layouts and of tensors (cute.tensor)
 
   print_layout = show.print_layout,
   format_layout = show.format_layout,
@@ -121,7 +132,12 @@ local function forward(module, name)
 end
 for module, names in pairs {
   ["cute.tv"] = {"make_layout_tv", "tv_partition"},
-  ["cute.atom"] = {"mma_atom", "copy_atom", "make_tiled_mma",
+  ["cute.tile_to_shape"] = {"tile_to_shape"},
+  ["cute.composed_layout"] = {"make_composed_layout"},
+  ["cute.tensor"] = {"make_tensor", "make_identity_tensor", "counting_iterator",
+                    "make_fragment_like", "print_tensor", "format_tensor",
+                    "local_tile", "local_partition"},
+  ["cute.atom"] = {"make_smem_layout_atom", "mma_atom", "copy_atom", "make_tiled_mma",
                    "make_tiled_copy", "make_tiled_copy_A",
                    "make_tiled_copy_B", "make_tiled_copy_C"},
   ["cute.picture"] = {"show", "render", "bank_conflicts", "operation"},

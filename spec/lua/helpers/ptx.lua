@@ -46,6 +46,24 @@ P.m8n8k4_f64 = {
   C = function(l, i) return g(l), 2 * q(l) + i end,
 }
 
+-- 9.7.14.5.1 "Matrix Fragments for mma.m8n8k4 with .f16 floating point
+-- type", for the lanes of quad pair 0 (0-3 and 16-19); hi = 4 on lanes 16+.
+--   A .row: (laneid % 4 + hi, i)          A .col: (i + hi, laneid % 4)
+--   B .row: (laneid % 4, i + hi)          B .col: (i, laneid % 4 + hi)
+--   C .f16: (laneid % 4 + hi, i)
+--   C .f32: row = (tig & 1) + (i & 2) + hi;  col = (i & 4) + (tig & 2) + (i & 1)
+local function hi(l) return l >= 16 and 4 or 0 end
+P.m8n8k4_f16 = {
+  A_row = function(l, i) return q(l) + hi(l), i end,
+  A_col = function(l, i) return i + hi(l), q(l) end,
+  B_row = function(l, i) return q(l), i + hi(l) end,
+  B_col = function(l, i) return i, q(l) + hi(l) end,
+  C_f16 = function(l, i) return q(l) + hi(l), i end,
+  C_f32 = function(l, i)
+    return q(l) % 2 + (i & 2) + hi(l), (i & 4) + (q(l) & 2) + (i & 1)
+  end,
+}
+
 -- 9.7.15.5.1.1.1 "Matrix Fragments for wgmma.mma_async.m64nNk16": warp w = t / 32 of the
 -- warpgroup owns rows 16w..16w+15.
 --   D: row = 16w + groupID + 8 ((i % 4) / 2); col = 8 (i / 4) + 2 tig + i % 2
@@ -54,6 +72,11 @@ P.m8n8k4_f64 = {
 -- Shared-memory operands are read by the whole warpgroup through a
 -- descriptor: every thread sees value i at (i % rows, i / rows).
 P.wgmma = {
+  -- 9.7.15.5.1.1.2 (m64nNk32, 8-bit A in registers):
+  --   row = 16w + groupID + 8 ((i % 8) / 4); col = 4 tig + i % 4 + 16 (i / 8)
+  A_RS8 = function(t, i)
+    return 16 * (t // 32) + g(t) + 8 * ((i % 8) // 4), 4 * q(t) + i % 4 + 16 * (i // 8)
+  end,
   C = function(t, i)
     return 16 * (t // 32) + g(t) + 8 * ((i % 4) // 2), 8 * (i // 4) + 2 * q(t) + i % 2
   end,

@@ -13,7 +13,7 @@
 -- lists them in catalog order.  cute.mma_atom / cute.copy_atom build atoms.
 local M = { names = {} }
 
-for _, part in ipairs { "universal", "sm75", "sm80", "sm90" } do
+for _, part in ipairs { "universal", "sm70", "sm75", "sm80", "sm90", "sm90_copy" } do
   for _, entry in ipairs(require("cute.arch." .. part)) do
     assert(M[entry.name] == nil, entry.name)
     M[entry.name] = entry

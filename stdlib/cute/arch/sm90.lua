@@ -32,7 +32,8 @@ local types = {
   { "F16F16F16", "f16.f16.f16" },
 }
 
-for _, n in ipairs { 8, 16, 32, 64, 96, 128, 192, 256 } do
+local Ns = { 8, 16, 32, 64, 96, 128, 192, 256 }
+for _, n in ipairs(Ns) do
   for _, t in ipairs(types) do
     for _, src in ipairs { "SS", "RS" } do
       entries[#entries + 1] = {
@@ -41,6 +42,37 @@ for _, n in ipairs { 8, 16, 32, 64, 96, 128, 192, 256 } do
         ptx = ("wgmma.mma_async.sync.aligned.m64n%dk16.%s"):format(n, t[2]),
         isa = ISA, shape_mnk = { 64, n, 16 }, thr_id = "128:1",
         A = src == "SS" and smem(64) or A_RS, B = smem(n), C = clayout(n) }
+    end
+  end
+end
+
+-- 8-bit (fp8) inputs: wgmma.mma_async m64nNk32, PTX ISA 9.7.15.5.1.1.2
+-- "Matrix Fragments for wgmma.mma_async.m64nNk32".  D as above; A from
+-- registers holds 16 bytes per thread:
+--   row = 16w + groupID + 8 ((i % 8) / 4),  col = 4 tig + i % 4 + 16 (i / 8)
+-- CuTe names them with the majors, which the ISA fixes to TN (K-major)
+-- for 8-bit inputs.
+local A_RS8 = "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))"
+local ISA32 = "PTX ISA 9.7.15.5.1.1.2 Matrix Fragments for "
+  .. "wgmma.mma_async.m64nNk32"
+local function smem32(mn)
+  return ("(128,(%d,32)):(0,(1,%d))"):format(mn, mn)
+end
+for _, n in ipairs(Ns) do
+  for _, d in ipairs { "F32", "F16" } do
+    for _, a in ipairs { "E4M3", "E5M2" } do
+      for _, b in ipairs { "E4M3", "E5M2" } do
+        for _, src in ipairs { "SS", "RS" } do
+          entries[#entries + 1] = {
+            name = ("SM90_64x%dx32_%s%s%s_%s_TN"):format(n, d, a, b, src),
+            kind = "mma",
+            ptx = ("wgmma.mma_async.sync.aligned.m64n%dk32.%s.%s.%s")
+              :format(n, d:lower(), a:lower(), b:lower()),
+            isa = ISA32, shape_mnk = { 64, n, 32 }, thr_id = "128:1",
+            A = src == "SS" and smem32(64) or A_RS8, B = smem32(n),
+            C = clayout(n) }
+        end
+      end
     end
   end
 end

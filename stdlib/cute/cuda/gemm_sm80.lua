@@ -89,6 +89,41 @@ local function copy_partition(rows, BK, threads)
     n = cute.size(cr) }
 end
 
+-- The row step of copy r: the rest of the copy partition must move along
+-- rows only, r -> (r * step, 0), so the kernel advances one pointer by
+-- multiples of the run-time row pitch.
+local function copy_row_step(name, cp)
+  local function crd(r)
+    local c = cp.c_rest(r)
+    if type(c) ~= "table" then return c, 0 end
+    return c[1] or 0, c[2] or 0
+  end
+  local step = cp.n > 1 and crd(1) or 0
+  for r = 0, cp.n - 1 do
+    local m, k = crd(r)
+    if m ~= r * step or k ~= 0 then
+      fail("operand %s: copy %d starts at (%d,%d), not (%d,0): the copies must "
+        .. "step along rows", name, r, m, k, r * step)
+    end
+  end
+  return step
+end
+
+-- Whether swizzle `sw` commutes with every step in `ds` from every offset
+-- in `xs`: sw(x + d) == sw(x) + d.  Then the kernel swizzles a thread's
+-- base offset once and adds the steps as constants (true when d only
+-- touches bits above the swizzle's, checked here by brute force since a
+-- script may set any swizzle).
+local function commutes(sw, xs, ds)
+  for _, x in ipairs(xs) do
+    local base = sw(x)
+    for _, d in ipairs(ds) do
+      if sw(x + d) ~= base + d then return false end
+    end
+  end
+  return true
+end
+
 -- The MMA partition of a shared tile as ldmatrix.x4 addresses: lane layout
 -- ((8 rows, 4 matrices), warp) and the (rest...) of the fragments.  For B
 -- one x4 loads two n8 atoms: matrices (0,1) and (2,3) are atoms j and j+1.
@@ -253,61 +288,72 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
   const int cpa_s = cpA_s(t), cpb_s = cpB_s(t);
   const int lda_s = ldA(lane, wm), ldb_s = ldB(lane, wn);
   /* Each thread's copies: coordinates from the identity layout of the
-     tile, tested against the extents.  A CTA whose tile lies inside M (N)
-     and a k-tile inside K take the unpredicated copies (a uniform
-     branch); the others zero-fill what lies outside. */
+     tile, tested against the extents.  The copies of a thread step along
+     rows only, so which rows exist is one bit mask per operand, computed
+     once; a k-tile then exists or not for all of them (K % 8 == 0).  Every
+     copy is the zero-filling cp.async, without a branch: the main loop
+     stays straight-line, and the inner tiles pay a select per copy. */
   const auto cpa = cpA_crd(t), cpb = cpB_crd(t);
   const TAB *a0 = &gA(cpa[0], cpa[1]), *b0 = &gB(cpb[0], cpb[1]);
   const bool a_inside = (tm + 1) * BM <= M, b_inside = (tn + 1) * BN <= N;
+  unsigned rowsA = 0u, rowsB = 0u;
+#pragma unroll 1
+  for (unsigned r = 0; r < CPA_N; ++r)
+    rowsA |= (unsigned)(iA(cpa[0] + (int)r * CPA_ROWS, 0)[0] < M) << r;
+#pragma unroll 1
+  for (unsigned r = 0; r < CPB_N; ++r)
+    rowsB |= (unsigned)(iB(cpb[0] + (int)r * CPB_ROWS, 0)[0] < N) << r;
+  /* Shared byte offsets of the copies: where the script proved that the
+     swizzle commutes with the per-copy step (sw(x + d) == sw(x) + d), the
+     swizzle runs once per thread and each copy adds a constant. */
+  const unsigned wa = 2u * (unsigned)swA(cpa_s), wb = 2u * (unsigned)swB(cpb_s);
+  auto cpA_off = [&](unsigned r) -> unsigned {
+    if constexpr (CPA_SPLIT) return wa + 2u * (unsigned)cpA_srest(r);
+    else return 2u * (unsigned)swA(cpa_s + cpA_srest(r));
+  };
+  auto cpB_off = [&](unsigned r) -> unsigned {
+    if constexpr (CPB_SPLIT) return wb + 2u * (unsigned)cpB_srest(r);
+    else return 2u * (unsigned)swB(cpb_s + cpB_srest(r));
+  };
+  /* Row steps of the copies (the copy rest moves along rows only: checked
+     by the script), so a k-tile's copies are one pointer plus multiples. */
+  const IA stepA = (IA)CPA_ROWS * lda;
+  const IB stepB = (IB)CPB_ROWS * ldb;
 
+  /* Tile kt into a stage; past the last k-tile it zero-fills and reads
+     nothing (the pipeline's tail), so no branch guards it. */
   auto load_tile = [&](unsigned stage, int kt) {
-    const int kres = K - kt * BK;        /* columns of this k-tile that exist */
     const TAB *a = a0 + kt * BK, *b = b0 + kt * BK;
-    if (a_inside && kres >= BK) {
+    const unsigned sa = sA + stage * A_STAGE_BYTES, sb = sB + stage * B_STAGE_BYTES;
+    const unsigned ma = iA(0, cpa[1] + kt * BK)[1] < K ? rowsA : 0u;
+    const unsigned mb = iB(0, cpb[1] + kt * BK)[1] < K ? rowsB : 0u;
 #pragma unroll
-      for (unsigned r = 0; r < CPA_N; ++r) {
-        const auto c = cpA_crest(r);
-        cute::cp_async<16>(sA + stage * A_STAGE_BYTES + 2u * (unsigned)swA(cpa_s + cpA_srest(r)),
-                           a + (IA)cute::get<0>(c) * lda + cute::get<1>(c));
-      }
-    } else {
+    for (unsigned r = 0; r < CPA_N; ++r)
+      cute::cp_async_zfill<16>(sa + cpA_off(r), a + (IA)r * stepA, (ma >> r) & 1u);
 #pragma unroll
-      for (unsigned r = 0; r < CPA_N; ++r) {
-        const auto c = cpa + cpA_crest(r);
-        const auto x = iA(cute::get<0>(c), cute::get<1>(c) + kt * BK);
-        cute::cp_async_zfill<16>(sA + stage * A_STAGE_BYTES + 2u * (unsigned)swA(cpa_s + cpA_srest(r)),
-                                 a + (IA)cute::get<0>(cpA_crest(r)) * lda + cute::get<1>(cpA_crest(r)),
-                                 cute::elem_less(x, mA.layout.extents()));
-      }
-    }
-    if (b_inside && kres >= BK) {
-#pragma unroll
-      for (unsigned r = 0; r < CPB_N; ++r) {
-        const auto c = cpB_crest(r);
-        cute::cp_async<16>(sB + stage * B_STAGE_BYTES + 2u * (unsigned)swB(cpb_s + cpB_srest(r)),
-                           b + (IB)cute::get<0>(c) * ldb + cute::get<1>(c));
-      }
-    } else {
-#pragma unroll
-      for (unsigned r = 0; r < CPB_N; ++r) {
-        const auto c = cpb + cpB_crest(r);
-        const auto x = iB(cute::get<0>(c), cute::get<1>(c) + kt * BK);
-        cute::cp_async_zfill<16>(sB + stage * B_STAGE_BYTES + 2u * (unsigned)swB(cpb_s + cpB_srest(r)),
-                                 b + (IB)cute::get<0>(cpB_crest(r)) * ldb + cute::get<1>(cpB_crest(r)),
-                                 cute::elem_less(x, mB.layout.extents()));
-      }
-    }
+    for (unsigned r = 0; r < CPB_N; ++r)
+      cute::cp_async_zfill<16>(sb + cpB_off(r), b + (IB)r * stepB, (mb >> r) & 1u);
   };
 
   unsigned fa[2][MI][4], fb[2][NJ][2];
+  /* ldmatrix byte offsets: as for the copies, where the swizzle commutes
+     with the fragment step it runs once per k-step, not per fragment. */
   auto load_frags = [&](unsigned buf, unsigned stage, unsigned kk) {
+    const unsigned ka = 2u * (unsigned)swA(lda_s + ldA_rest(0u, kk));
+    const unsigned kb = 2u * (unsigned)swB(ldb_s + ldB_rest(0u, kk));
 #pragma unroll
-    for (unsigned i = 0; i < MI; ++i)
-      cute::ldmatrix_x4(fa[buf][i], sA + stage * A_STAGE_BYTES + 2u * (unsigned)swA(lda_s + ldA_rest(i, kk)));
+    for (unsigned i = 0; i < MI; ++i) {
+      unsigned o;
+      if constexpr (LDA_SPLIT) o = ka + 2u * (unsigned)ldA_rest(i, 0u);
+      else o = 2u * (unsigned)swA(lda_s + ldA_rest(i, kk));
+      cute::ldmatrix_x4(fa[buf][i], sA + stage * A_STAGE_BYTES + o);
+    }
 #pragma unroll
     for (unsigned j = 0; j < NJ / 2; ++j) {
-      unsigned r[4];
-      cute::ldmatrix_x4(r, sB + stage * B_STAGE_BYTES + 2u * (unsigned)swB(ldb_s + ldB_rest(j, kk)));
+      unsigned r[4], o;
+      if constexpr (LDB_SPLIT) o = kb + 2u * (unsigned)ldB_rest(j, 0u);
+      else o = 2u * (unsigned)swB(ldb_s + ldB_rest(j, kk));
+      cute::ldmatrix_x4(r, sB + stage * B_STAGE_BYTES + o);
       fb[buf][2 * j][0] = r[0]; fb[buf][2 * j][1] = r[1];
       fb[buf][2 * j + 1][0] = r[2]; fb[buf][2 * j + 1][1] = r[3];
     }
@@ -321,10 +367,11 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
 #pragma unroll
       for (unsigned v = 0; v < 4; ++v) acc[i][j][v] = 0.f;
 
-  /* Prologue: STAGES-1 tiles in flight, the first one landed. */
-#pragma unroll
+  /* Prologue: STAGES-1 tiles in flight, the first one landed (a loop:
+     one copy of load_tile's code less to compile). */
+#pragma unroll 1
   for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < ktiles) load_tile(s, s);
+    load_tile(s, s);
     cute::cp_async_commit();
   }
   cute::cp_async_wait<STAGES - 2>();
@@ -344,7 +391,7 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
       }
       load_frags((kk + 1) % 2, rs, (kk + 1) % KSTEPS);
       if (kk == 0) {
-        if (kt + STAGES - 1 < ktiles) load_tile(ws, kt + STAGES - 1);
+        load_tile(ws, kt + STAGES - 1);
         cute::cp_async_commit();
         ws = ws + 1 == STAGES ? 0 : ws + 1;
       }
@@ -358,41 +405,36 @@ cute_gemm_sm80(const TAB *__restrict__ A, const TAB *__restrict__ B, TC *__restr
 
   /* Epilogue: each accumulator to its coordinate in C, where it exists.
      Values 2v and 2v+1 of an atom are neighbours along N (checked by the
-     script); when the host found C contiguous and aligned along N
-     (cvec == 2) an inner tile stores them as one vector, from registers. */
+     script), stored as one vector.  When the host found C contiguous and
+     aligned along N (cvec == 2), an inner tile stores them straight from
+     registers; edge tiles (and C without pair vectors) store them to
+     shared memory, free after the main loop, as the tile (BM,BN):(BN,1),
+     then a loop (not unrolled: little code) writes the elements that
+     exist.  One unrolled store loop serves both (less code to compile). */
   const auto gC = cute::local_tile<BM, BN>(mC, {tm, tn});
   const auto iC = cute::local_tile<BM, BN>(cute::make_identity(mC), {tm, tn});
   const auto ct = Cthr(lane, wm, wn);
-  if (a_inside && b_inside && cvec == 2) {
-#pragma unroll
-    for (unsigned i = 0; i < MI; ++i)
-#pragma unroll
-      for (unsigned j = 0; j < NJ; ++j)
-#pragma unroll
-        for (unsigned v = 0; v < 4; v += 2) {
-          const auto c = ct + Cval(v, i, j);
-          cute::vec_t<TC, 2> w;
-          w[0] = TC(acc[i][j][v]);
-          w[1] = TC(acc[i][j][v + 1]);
-          *reinterpret_cast<cute::vec_t<TC, 2> *>(&gC.ptr[(IC)cute::get<0>(c) * ldcm + cute::get<1>(c)]) = w;
-        }
-  } else {
-    /* Edge tiles (and C without pair vectors): the accumulators go to
-       shared memory, free after the main loop, as the tile (BM,BN):(BN,1);
-       then a loop (not unrolled: little code) writes the elements that
-       exist. */
-    TC *sC = reinterpret_cast<TC *>(smem);
+  const bool direct = a_inside && b_inside && cvec == 2;
+  TC *sC = reinterpret_cast<TC *>(smem);
+  if (!direct) {
     cute::cp_async_wait<0>();
     __syncthreads();
+  }
+  TC *dst = direct ? gC.ptr : sC;
+  const IC ld = direct ? ldcm : (IC)BN;
 #pragma unroll
-    for (unsigned i = 0; i < MI; ++i)
+  for (unsigned i = 0; i < MI; ++i)
 #pragma unroll
-      for (unsigned j = 0; j < NJ; ++j)
+    for (unsigned j = 0; j < NJ; ++j)
 #pragma unroll
-        for (unsigned v = 0; v < 4; ++v) {
-          const auto c = ct + Cval(v, i, j);
-          sC[cute::get<0>(c) * BN + cute::get<1>(c)] = TC(acc[i][j][v]);
-        }
+      for (unsigned v = 0; v < 4; v += 2) {
+        const auto c = ct + Cval(v, i, j);
+        cute::vec_t<TC, 2> w;
+        w[0] = TC(acc[i][j][v]);
+        w[1] = TC(acc[i][j][v + 1]);
+        *reinterpret_cast<cute::vec_t<TC, 2> *>(&dst[(IC)cute::get<0>(c) * ld + cute::get<1>(c)]) = w;
+      }
+  if (!direct) {
     __syncthreads();
 #pragma unroll 1
     for (int e = t; e < BM * BN; e += THREADS) {
@@ -468,6 +510,31 @@ function G.build(cfg, dtypes, widths)
     swB, triedB = choose_swizzle("B", cpB, ldB, ldB_rest, BN, BK, threads)
   end
 
+  local rowsA, rowsB = copy_row_step("A", cpA), copy_row_step("B", cpB)
+  if cpA.n > 32 or cpB.n > 32 then   -- the kernel's row masks are 32 bits
+    fail("%d and %d copies per thread for A and B: at most 32 (more threads "
+      .. "or a smaller tile)", cpA.n, cpB.n)
+  end
+  local function range(n, f)
+    local t = {}
+    for i = 0, n - 1 do t[#t + 1] = f(i) end
+    return t
+  end
+  local cp_split = function(sw, cp)
+    return commutes(sw, range(threads, cp.s_thr), range(cp.n, cp.s_rest))
+  end
+  -- ldmatrix: the thread's offset plus the k-step, then the fragment step
+  local ld_split = function(sw, ld, rest)
+    local lanes, warps = cute.size(ld:mode(0)), cute.size(ld:mode(1))
+    local ks, fr = cute.size(rest:mode(1)), cute.size(rest:mode(0))
+    local xs = {}
+    for l = 0, lanes - 1 do
+      for w = 0, warps - 1 do
+        for k = 0, ks - 1 do xs[#xs + 1] = ld(l, w) + rest(0, k) end
+      end
+    end
+    return commutes(sw, xs, range(fr, function(i) return rest(i, 0) end))
+  end
   local idx = function(w) return w == 64 and "long long" or "int" end
   local subst = {
     THREADS = threads, WARPS_M = WM .. "u", GROUP = c.group,
@@ -478,6 +545,10 @@ function G.build(cfg, dtypes, widths)
     NJ = (BN // (8 * WN)) .. "u", CPA_N = cpA.n .. "u", CPB_N = cpB.n .. "u",
     TAB = ctype[ab], TC = ctype[tc], MMA = mma_fn[ab],
     IA = idx(widths.a), IB = idx(widths.b), IC = idx(widths.c),
+    CPA_ROWS = rowsA, CPB_ROWS = rowsB,
+    CPA_SPLIT = tostring(cp_split(swA, cpA)), CPB_SPLIT = tostring(cp_split(swB, cpB)),
+    LDA_SPLIT = tostring(ld_split(swA, ldA, ldA_rest)),
+    LDB_SPLIT = tostring(ld_split(swB, ldB, ldB_rest)),
   }
   local body = KERNEL:gsub("[%u_]+", function(w) return subst[w] end)
   local emit = require("cute.cuda.core").codegen
