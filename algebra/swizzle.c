@@ -157,6 +157,10 @@ cute_status cute_composed_cosize(const cute_composed *C, int64_t *out,
       return composed_fail(err, CUTE_EOVERFLOW, "composed_cosize", C,
                            "the image overflows 64 bits");
   }
+  if (lo < 0)  /* a swizzle permutes bits of offsets >= 0 */
+    return composed_fail(err, CUTE_ECODOMAIN, "composed_cosize", C,
+                         "the image reaches below 0, where a swizzle has "
+                         "no meaning");
   if (size <= CUTE_MAX_WALK) {
     best = cosize_brute(C, size);
   } else {

@@ -503,6 +503,10 @@ cute_status cute_crd2idx(int64_t *idx, const cute_tuple *crd,
   int k;
   char b[CUTE_MAX_TEXT];
   cute_status st = cute_tuple_natural(c, crd, shape, 0, err);
+  for (k = 0; !st && k < shape->nleaf; k++)  /* as idx2crd: a shape */
+    if (shape->v[k] <= 0)
+      st = cute_fail(err, CUTE_EINVAL, "shape leaf %lld is not positive",
+                     (long long)shape->v[k]);
   for (k = 0; !st && k < shape->nleaf; k++) {
     int64_t t;
     if (cute_mul(c[k], p, &t) || cute_add(r, t, &r) ||

@@ -43,6 +43,24 @@ int luaopen_cute_core(lua_State *L);
 /* Raise err->msg as a Lua error (never returns). */
 int cutelua_error(lua_State *L, const cute_error *err);
 
+/* ----------------------------------------------------------- C work -- */
+/* Where a host meters the work cute.core does in C.  Nearly every call
+ * does work bounded by the constants of cute.h (leaves, tokens, text);
+ * the one that may do more -- cosize of a swizzled layout walks up to
+ * CUTE_MAX_WALK elements -- first calls registry[CUTELUA_CHARGE], if the
+ * host put a function there, with (n, what): n steps of work about to be
+ * done (a number), what names the call ("cosize").  The function may raise
+ * to refuse the work (vm/cutelua.c charges it to the instruction budget).
+ * Without one, nothing is charged (a plain lua5.4). */
+#define CUTELUA_CHARGE "cute.charge"
+
+/* The metatables above are the module's own: scripts see them read-only.
+ * getmetatable(A) gives a view that reads through to the metatable and
+ * its __index table but refuses writes ("cute.Layout's metatable is
+ * read-only"), so a script cannot set __gc, __index or an operator on
+ * every layout of the state.  C code (luaL_getmetatable, lua_getmetatable)
+ * still gets the metatable itself. */
+
 /* ---------------------------------------------------------------- tuples */
 /* Lua value at idx -> tuple.  Leaves: integers (floats with an exact
  * integer value too), cute.E values, the marker `_`.  Returns CUTE_OK or a

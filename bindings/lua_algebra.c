@@ -98,12 +98,14 @@ static int l_composition(lua_State *L)
   } else if (C) {
     cute_composed r;
     if (cute_composed_compose(&r, C, B, &err)) return cutelua_error(L, &err);
+    cutelua_checkintegral(L, &r, "composition");
     cutelua_pushcomposed(L, &r);
   } else {
     cute_composed r;
     r.sw = *cutelua_checkswizzle(L, 1);
     r.offset = 0;
     r.layout = *B;
+    cutelua_checkintegral(L, &r, "composition");
     cutelua_pushcomposed(L, &r);
   }
   return 1;

@@ -10,6 +10,50 @@
 
 #include <string.h>
 
+/* ---------------------------------------------------- read-only views -- */
+/* A script must not change what every layout of the state does (set __gc
+ * or __index, replace a method): it would break all later runs in the
+ * state.  So a class's metatable answers getmetatable with a view: an
+ * object that reads through to it (its __index table as a view of its own) and
+ * refuses writes.  C code reaches the metatable itself. */
+static int view_read(lua_State *L)
+{
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) return 1;  /* a view */
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(1));
+  return 1;
+}
+
+static int view_write(lua_State *L)
+{
+  return luaL_error(L, "%s is read-only (cute.core's classes cannot be "
+                       "changed by scripts)",
+                    lua_tostring(L, lua_upvalueindex(1)));
+}
+
+/* Pushes a view of the table at idx; `views` (an index, or 0) maps keys of
+ * it to views of their tables.  A view is a userdata, which rawset cannot
+ * write either. */
+static void push_view(lua_State *L, int idx, int views, const char *what)
+{
+  idx = lua_absindex(L, idx);
+  views = views ? lua_absindex(L, views) : 0;
+  lua_newuserdatauv(L, 0, 0);
+  lua_createtable(L, 0, 3);
+  lua_pushvalue(L, idx);
+  if (views) lua_pushvalue(L, views);
+  else lua_newtable(L);
+  lua_pushcclosure(L, view_read, 2);
+  lua_setfield(L, -2, "__index");
+  lua_pushstring(L, what);
+  lua_pushcclosure(L, view_write, 1);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+}
+
 void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
                       const luaL_Reg *methods)
 {
@@ -17,18 +61,69 @@ void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
     lua_pop(L, 1);
     return;
   }
-  luaL_setfuncs(L, meta, 0);
+  luaL_setfuncs(L, meta, 0);               /* mt                    */
+  lua_newtable(L);                         /* mt, views (key -> view) */
   if (methods) {
-    lua_newtable(L);
+    lua_pushfstring(L, "%s's method table", name);
+    lua_newtable(L);                       /* mt, views, what, methods */
     luaL_setfuncs(L, methods, 0);
-    lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -5, "__index");
+    push_view(L, -1, 0, lua_tostring(L, -2));
+    lua_setfield(L, -4, "__index");        /* views.__index = its view */
+    lua_pop(L, 2);
   }
-  lua_pop(L, 1);
+  lua_pushfstring(L, "%s's metatable", name);
+  push_view(L, -3, -2, lua_tostring(L, -1));
+  lua_setfield(L, -4, "__metatable");
+  lua_pop(L, 3);
 }
 
-/* core.metatables = {Layout = mt, Swizzle = mt, ComposedLayout = mt, E = mt,
- * Tuple = mt, LinearLayout = mt}: the stdlib adds operator sugar (A * B) that needs tilers,
- * written in Lua, and marks the tuples it builds itself. */
+/* A * B for layouts, swizzles and composed layouts: composition(A, B) of
+ * the stdlib (`cute`, which takes tilers too) once it is loaded, else of
+ * cute.core. */
+int cutelua_compose_op(lua_State *L)
+{
+  lua_settop(L, 2);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  if (lua_getfield(L, 3, "cute") != LUA_TTABLE ||
+      lua_getfield(L, -1, "composition") != LUA_TFUNCTION) {
+    lua_settop(L, 3);
+    lua_getfield(L, 3, "cute.core");
+    luaL_checktype(L, -1, LUA_TTABLE);
+    lua_getfield(L, -1, "composition");
+  }
+  lua_insert(L, 1);
+  lua_settop(L, 3);
+  lua_call(L, 2, 1);
+  return 1;
+}
+
+/* An argument error in a __call: Lua cannot name a function called
+ * through a metamethod ("bad argument #2 to '?'") and counts the callee
+ * as argument 1; this names the callee by its text and counts from 1. */
+int cutelua_callerror(lua_State *L, int arg, const char *msg)
+{
+  const char *what = luaL_testudata(L, 1, CUTELUA_SWIZZLE) ? "swizzle"
+                                                           : "layout";
+  return luaL_error(L, "%s(%s): bad argument #%d (%s)", what,
+                    luaL_tolstring(L, 1, NULL), arg - 1, msg);
+}
+
+/* ----------------------------------------------------------- C work -- */
+void cutelua_charge(lua_State *L, double n, const char *what)
+{
+  if (lua_getfield(L, LUA_REGISTRYINDEX, CUTELUA_CHARGE) != LUA_TFUNCTION) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pushnumber(L, n);
+  lua_pushstring(L, what);
+  lua_call(L, 2, 0);
+}
+
+/* core.metatables = {Layout = view, Swizzle = view, ...}: what getmetatable
+ * returns for each class (read-only views), for type tests in the stdlib. */
 static void push_metatables(lua_State *L)
 {
   static const char *const names[] = {CUTELUA_LAYOUT, CUTELUA_SWIZZLE,
@@ -38,9 +133,24 @@ static void push_metatables(lua_State *L)
   lua_createtable(L, 0, 6);
   for (i = 0; i < sizeof names / sizeof names[0]; i++) {
     luaL_getmetatable(L, names[i]);
-    lua_setfield(L, -2, names[i] + 5);  /* past "cute." */
+    lua_getfield(L, -1, "__metatable");
+    lua_setfield(L, -3, names[i] + 5);  /* past "cute." */
+    lua_pop(L, 1);
   }
   lua_setfield(L, -2, "metatables");
+}
+
+/* core.mark_tuple(t) -> t with the metatable of the tuples cute.core
+ * returns (print(t) gives CuTe text), for tuples the stdlib builds: that
+ * metatable is read-only to scripts, so setmetatable cannot give it. */
+static int mark_tuple(lua_State *L)
+{
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_argcheck(L, !lua_getmetatable(L, 1), 1, "a table without metatable "
+                "expected");
+  lua_settop(L, 1);
+  luaL_setmetatable(L, CUTELUA_TUPLE);
+  return 1;
 }
 
 /* core.limits = {leaves = 32, ...}: the constants of cute.h, for reading
@@ -119,6 +229,8 @@ int luaopen_cute_core(lua_State *L)
   cutelua_open_linear(L);
   push_metatables(L);
   push_limits(L);
+  lua_pushcfunction(L, mark_tuple);
+  lua_setfield(L, -2, "mark_tuple");
   lua_pushcfunction(L, core_raise);
   lua_setfield(L, -2, "raise");
   return 1;

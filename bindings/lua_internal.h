@@ -25,9 +25,28 @@ void cutelua_open_linear(lua_State *L);
 #define CUTELUA_LINEAR "cute.LinearLayout"
 
 /* Registers metatable `name` with metamethods `meta` and, as its __index,
- * a table of methods (may be NULL).  Leaves the stack as it was. */
+ * a table of methods (may be NULL); scripts see it through a read-only
+ * view (its __metatable).  Leaves the stack as it was. */
 void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
                       const luaL_Reg *methods);
+
+/* Raises an error about argument `arg` (2 = the first after the callee)
+ * of a call A(...) on the Layout, Swizzle or ComposedLayout at index 1:
+ * "layout(4:1): bad argument #1 (msg)". */
+int cutelua_callerror(lua_State *L, int arg, const char *msg);
+
+/* A swizzle acts on integer offsets: raises "op(C): a swizzle needs an
+ * integral layout" where a composed layout whose layout has a@i strides
+ * (an identity layout) would be made, not at its first evaluation. */
+void cutelua_checkintegral(lua_State *L, const cute_composed *c,
+                           const char *op);
+
+/* The __mul of layouts, swizzles and composed layouts: composition. */
+int cutelua_compose_op(lua_State *L);
+
+/* Calls the host's meter of C work, if any (cute_lua.h: CUTELUA_CHARGE),
+ * before a call does n steps of work beyond cute.h's constant bounds. */
+void cutelua_charge(lua_State *L, double n, const char *what);
 
 /* Raise err as "bad argument #arg to 'f' (msg)" -- for malformed arguments
  * (a tuple that does not convert), as opposed to inadmissible algebra. */

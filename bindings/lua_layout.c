@@ -103,6 +103,7 @@ static int l_layout(lua_State *L)
     if (strncmp(t, "Sw<", 3) == 0) {
       cute_composed c;
       if (cute_composed_parse(&c, s, &err)) return cutelua_error(L, &err);
+      cutelua_checkintegral(L, &c, "layout");
       cutelua_pushcomposed(L, &c);
       return 1;
     }
@@ -277,6 +278,9 @@ static int l_cosize(lua_State *L)
   cute_status st;
   if (!l && !c)
     return luaL_typeerror(L, 1, "cute.Layout or cute.ComposedLayout");
+  /* a swizzled cosize walks the domain up to CUTE_MAX_WALK elements */
+  if (c && cute_composed_size(c, &n, NULL) == CUTE_OK && n <= CUTE_MAX_WALK)
+    cutelua_charge(L, (double)n, "cosize");
   st = l ? cute_layout_cosize(l, &n, &err) : cute_composed_cosize(c, &n, &err);
   if (st) return cutelua_error(L, &err);
   lua_pushinteger(L, (lua_Integer)n);
@@ -290,6 +294,7 @@ void cutelua_open_layout(lua_State *L)
       {"__tostring", layout_tostring},
       {"__eq", layout_eq},
       {"__concat", layout_concat},
+      {"__mul", cutelua_compose_op},
       {NULL, NULL}};
   static const luaL_Reg methods[] = {
       {"shape", layout_shape},

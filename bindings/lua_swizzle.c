@@ -75,8 +75,11 @@ static int l_swizzle(lua_State *L)
 static int swizzle_call(lua_State *L)
 {
   cute_swizzle *sw = cutelua_checkswizzle(L, 1);
-  lua_pushinteger(L, (lua_Integer)cute_swizzle_apply(
-                         *sw, (int64_t)cutelua_checkint(L, 2)));
+  lua_Integer v;
+  if (!cutelua_tointeger(L, 2, &v))
+    return cutelua_callerror(L, 2, lua_pushfstring(L, "integer expected, "
+                             "got %s", luaL_typename(L, 2)));
+  lua_pushinteger(L, (lua_Integer)cute_swizzle_apply(*sw, (int64_t)v));
   return 1;
 }
 
@@ -108,6 +111,16 @@ static int swizzle_params(lua_State *L)
 
 /* ---------------------------------------------------- ComposedLayout -- */
 
+void cutelua_checkintegral(lua_State *L, const cute_composed *c,
+                           const char *op)
+{
+  char buf[CUTE_MAX_TEXT];
+  if (!cute_layout_has_basis(&c->layout)) return;
+  cute_composed_print(c, buf, sizeof buf);
+  luaL_error(L, "%s(%s): a swizzle needs an integral layout (strides "
+                "without a@i)", op, buf);
+}
+
 /* cute.composed(sw, [offset,] layout) | cute.composed "Sw<..> o off o L" */
 static int l_composed(lua_State *L)
 {
@@ -122,6 +135,7 @@ static int l_composed(lua_State *L)
     c.offset = li == 3 ? (int64_t)cutelua_checkint(L, 2) : 0;
     c.layout = *cutelua_checklayout(L, li);
   }
+  cutelua_checkintegral(L, &c, "composed");
   cutelua_pushcomposed(L, &c);
   return 1;
 }
@@ -217,6 +231,7 @@ void cutelua_open_swizzle(lua_State *L)
       {"__call", swizzle_call},
       {"__tostring", swizzle_tostring},
       {"__eq", swizzle_eq},
+      {"__mul", cutelua_compose_op},
       {NULL, NULL}};
   static const luaL_Reg sw_methods[] = {
       {"params", swizzle_params},
@@ -225,6 +240,7 @@ void cutelua_open_swizzle(lua_State *L)
       {"__call", composed_call},
       {"__tostring", composed_tostring},
       {"__eq", composed_eq},
+      {"__mul", cutelua_compose_op},
       {NULL, NULL}};
   static const luaL_Reg c_methods[] = {
       {"swizzle", composed_swizzle},

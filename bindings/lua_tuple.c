@@ -260,14 +260,15 @@ int cutelua_callcoord(lua_State *L, int first, cute_tuple *crd)
 {
   cute_error err;
   int i, top = lua_gettop(L);
-  if (top < first) luaL_error(L, "layout call: coordinate expected");
+  if (top < first) cutelua_callerror(L, first, "coordinate expected");
   if (top == first) {
-    cutelua_checktuple(L, first, crd);
+    if (cutelua_totuple(L, first, crd, &err))
+      cutelua_callerror(L, first, err.msg);
   } else {
     cute_tuple_clear(crd);
     if (cute_tuple_open(crd, &err)) cutelua_error(L, &err);
     for (i = first; i <= top; i++)
-      if (build(L, i, crd, &err)) cutelua_argerror(L, i, &err);
+      if (build(L, i, crd, &err)) cutelua_callerror(L, i, err.msg);
     if (cute_tuple_close(crd, &err)) cutelua_error(L, &err);
   }
   for (i = 0; i < crd->nleaf; i++)
@@ -354,8 +355,14 @@ static int l_crd2idx(lua_State *L)
   }
   cutelua_checktuple(L, 3, &val);
   if (cute_layout_make(&lay, &shape, &val, &err) ||
-      cute_layout_eval(&lay, &crd, &val, &err))
-    return cutelua_error(L, &err);
+      cute_layout_eval(&lay, &crd, &val, &err)) {
+    char c[CUTE_MAX_TEXT], s[CUTE_MAX_TEXT], d[CUTE_MAX_TEXT];
+    cutelua_checktuple(L, 3, &val);  /* the steps name themselves: */
+    cute_tuple_print(&crd, c, sizeof c);  /* say which call they were */
+    cute_tuple_print(&shape, s, sizeof s);
+    cute_tuple_print(&val, d, sizeof d);
+    return luaL_error(L, "crd2idx(%s, %s, %s): %s", c, s, d, err.msg);
+  }
   cutelua_pushtuple(L, &val);
   return 1;
 }

@@ -189,6 +189,19 @@ static cutelua_status fail(cutelua_state *S, cutelua_status st,
   return st;
 }
 
+/* Did the run stop for memory?  LUA_ERRMEM, or LUA_ERRERR when the
+ * traceback itself found none; or, once an allocation was refused, an
+ * error whose first line carries Lua's memory message: a pcall on the
+ * way (a stdlib function that names its call in errors, coroutine.wrap)
+ * re-raises it as a plain error, which Lua reports as LUA_ERRRUN. */
+static int out_of_memory(const cutelua_state *S, int lst, const char *msg) {
+  const char *mem = msg != NULL ? strstr(msg, "not enough memory") : NULL;
+  if (lst == LUA_ERRMEM || (lst == LUA_ERRERR && S->refused))
+    return 1;
+  return S->refused && mem != NULL && memchr(msg, '\n', (size_t)(mem - msg))
+                                          == NULL;
+}
+
 /* Maps a failed lua_pcall to a status, records its message and drops it.
  * A budget or memory stop wins over whatever the script made of it. */
 static cutelua_status failed_call(cutelua_state *S, int lst,
@@ -198,8 +211,8 @@ static cutelua_status failed_call(cutelua_state *S, int lst,
   cutelua_status st = otherwise;
   if (S->budget_hit)
     st = CUTELUA_EBUDGET;
-  else if (lst == LUA_ERRMEM || (lst == LUA_ERRERR && S->refused))
-    st = CUTELUA_EMEM;  /* ERRERR: the traceback itself found no memory */
+  else if (out_of_memory(S, lst, msg))
+    st = CUTELUA_EMEM;
   if (st == CUTELUA_EMEM && S->limit != 0) {
     char buf[96];
     snprintf(buf, sizeof buf, "not enough memory (limit %zu bytes)", S->limit);
@@ -260,6 +273,7 @@ static int open_libs(lua_State *L) {
     lua_pop(L, 1);
   }
   preload_all(L);
+  cutelua_guard_cstack(L);
   if (!opt->open_io)
     cutelua_sandbox(L);
   if (opt->instruction_limit != 0)
@@ -329,6 +343,7 @@ static int load_chunk(lua_State *L) {
 /* Loads and runs a chunk; its results become stack slots 1..n. */
 static cutelua_status run(cutelua_state *S, chunk *c) {
   lua_State *L = S->L;
+  uintptr_t outer;
   int lst;
   lua_settop(L, 0);
   S->nresults = 0;
@@ -343,7 +358,9 @@ static cutelua_status run(cutelua_state *S, chunk *c) {
     return failed_call(S, lst, c->file_failed ? CUTELUA_EFILE
                                               : CUTELUA_ESYNTAX);
   }
+  outer = cutelua_stack_enter(S);
   lst = lua_pcall(L, 0, LUA_MULTRET, 1);
+  cutelua_stack_leave(S, outer);
   lua_remove(L, 1);
   if (lst != LUA_OK)
     return failed_call(S, lst, CUTELUA_ERUN);

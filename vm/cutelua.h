@@ -62,7 +62,8 @@ typedef enum cutelua_status {
   CUTELUA_OK = 0,
   CUTELUA_ESYNTAX,   /* the Lua text does not compile                      */
   CUTELUA_ERUN,      /* the script raised an error (cute algebra errors too) */
-  CUTELUA_EMEM,      /* the memory limit was hit (or malloc failed)         */
+  CUTELUA_EMEM,      /* the memory limit was hit (or malloc failed), also   */
+                     /* where a pcall on the way re-raised Lua's message  */
   CUTELUA_EBUDGET,   /* the instruction budget of the run call ran out      */
   CUTELUA_EFILE,     /* cutelua_run_file could not read the file            */
   CUTELUA_ETYPE,     /* the value asked for is not a layout                 */
@@ -82,12 +83,16 @@ typedef struct cutelua_options {
    * the script stops with "instruction budget exhausted" (CUTELUA_EBUDGET);
    * pcall inside the script cannot swallow it.  Counted in steps of 1000.
    *
-   * What it bounds: the instructions of the script and of everything it
-   * calls in Lua (the stdlib, metamethods, coroutines).  A C function --
-   * a library call, a cute.core operation -- runs to its end unseen: the
-   * count hook cannot fire inside C, and no call is interruptible.  Most
-   * do work about linear in the memory they touch, which memory_limit
-   * bounds.  For the rest, a budgeted state wraps the library:
+   * What it bounds: time.  The count hook sees the instructions of the
+   * script and of everything it calls in Lua (the stdlib, metamethods,
+   * coroutines -- each inherits the hook).  Work done in C is bounded one
+   * of three ways, so that no call runs long for few instructions:
+   *   - cute.core: every call does work bounded by the constants of cute.h
+   *     (leaves, tokens, text), except cosize of a swizzled layout, which
+   *     walks up to 2^24 elements: it is charged one instruction per
+   *     element before it starts (bindings/cute_lua.h: CUTELUA_CHARGE, the
+   *     one place where C work meets the budget), so a budget too small for
+   *     it stops the run ("cosize would touch N elements");
    *   - string.find, match, gmatch, gsub: backtracking may take time
    *     exponential in the pattern (('a'):rep(40):find(('.-'):rep(10)
    *     .. 'b') is ~10^10 steps).  Each call's worst case is bounded from
@@ -99,15 +104,18 @@ typedef struct cutelua_options {
    *     where it would have matched at once.  Calls that fit are not
    *     charged, so a loop of such calls is bounded per call only;
    *   - string.rep("", n): answered without looping n times;
-   *   - table.insert, remove, move, concat, sort: ranges chosen by the
+   *     table.insert, remove, move, concat, sort: ranges chosen by the
    *     arguments or a __len need no memory (table.move({}, 1, 1 << 40,
-   *     2)): charged one instruction per element (sort: n log2 n) before
-   *     they run.
-   * Not bounded: work per instruction or call proportional to the data
-   * (a concatenation `..` copies its operands: a loop of them costs up to
-   * instruction_limit times memory_limit bytes), and time itself.  A host
-   * that needs a hard limit on time runs scripts in a separate process
-   * that it can kill. */
+   *     2)): charged one instruction per element (sort: n log2 n).
+   * Lua runs __gc finalizers with hooks off, so a budgeted state has
+   * none: setmetatable refuses a metatable with a __gc field ("a state
+   * with an instruction budget has no __gc metamethods"), cute's classes
+   * are read-only to scripts, and io's file handles hide their metatable.
+   * Left proportional to the data: the rest of the C library (a
+   * concatenation `..` copies its operands, string.rep copies), linear in
+   * memory that memory_limit bounds.  A host that needs a hard limit on
+   * wall-clock time (a machine under load) runs scripts in a separate
+   * process that it can kill. */
   uint64_t instruction_limit;
   /* Nonzero opens the io library and file access from scripts (loadfile,
    * dofile, Lua and C modules found on package.path / package.cpath): the
@@ -141,6 +149,16 @@ void cutelua_options_init(cutelua_options *opt);
  *     ...
  *     cutelua_close(S); */
 cutelua_state *cutelua_open(const cutelua_options *opt);
+
+/* Every state, budgeted or not, wraps coroutine.close: Lua 5.4.4 lets
+ * __close handlers that close other coroutines recurse in C without limit
+ * (a segfault); a close is refused, with an error the script may catch
+ * ("coroutine.close: nested too deeply"), once the running call has used
+ * 1 MiB of C stack.  A host thread running scripts needs a few MiB of
+ * stack (the main thread's 8 MiB is plenty).  The classes of `cute`
+ * (Layout, Swizzle, ComposedLayout, E) are read-only to scripts:
+ * getmetatable gives a view that refuses writes, so no run can change
+ * what a layout does in the runs after it. */
 
 /* Frees everything the state holds (layouts read back stay valid: they are
  * copies); NULL is allowed.

@@ -6,6 +6,8 @@
 #ifndef CUTELUA_INTERNAL_H
 #define CUTELUA_INTERNAL_H
 
+#include <stdint.h>
+
 #include <lua.h>
 
 #include "cutelua.h"
@@ -20,7 +22,13 @@ struct cutelua_state {
   char why[200];           /* ... and the message it stopped with        */
   int nresults;            /* results of the last run: stack slots 1..n  */
   char *err;               /* last error message (malloc'd), or NULL     */
+  uintptr_t stack_base;    /* C frame where the running call began, or 0 */
 };
+
+/* C stack a running call may use before coroutine.close refuses to nest
+ * further (cstack.c).  Lua's own count of nested C calls keeps ordinary
+ * recursion well below it; a host thread needs this much stack and some. */
+#define CUTELUA_MAX_CSTACK (1 << 20)
 
 /* One Lua file of stdlib/, compiled into the binary by embed.cmake. */
 typedef struct cutelua_module {
@@ -49,8 +57,20 @@ int cutelua_budget_stop(lua_State *L, const char *fmt, ...);
 void cutelua_budget_take(lua_State *L, double n, const char *what);
 
 /* Wraps the string and table functions whose work the count hook cannot
- * see (guard.c); for states with an instruction budget. */
+ * see, refuses finalizers (setmetatable with __gc: the count hook is off
+ * in them) and charges cute.core's C work (CUTELUA_CHARGE) to the budget
+ * (guard.c); for states with an instruction budget. */
 void cutelua_guard(lua_State *L);
+
+/* Records the C frame where a call into the state begins, unless a call
+ * is already running (returns its frame, or 0); cutelua_stack_leave puts
+ * that back when the call returns (cstack.c). */
+uintptr_t cutelua_stack_enter(cutelua_state *S);
+void cutelua_stack_leave(cutelua_state *S, uintptr_t outer);
+
+/* Wraps coroutine.close so that nested closes cannot overflow the C stack
+ * (cstack.c); for every state. */
+void cutelua_guard_cstack(lua_State *L);
 
 /* Message handler for lua_pcall: the error as text (__tostring honoured)
  * followed by a stack traceback. */

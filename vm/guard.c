@@ -17,15 +17,21 @@
  *       n log2 n) before they run; past the budget the run stops.  Where
  *       __len is a Lua function it runs twice (here and in the library).
  *
- * The `cute` module needs no wrapper.  A cute.core call does work bounded
- * by the constants of cute.h, whatever its operands (leaves, tokens, text;
- * the longest is a swizzled cosize's walk of CUTE_MAX_WALK elements,
- * ~0.1 s), and the stdlib's walks over a layout's elements are Lua loops,
- * which the count hook sees, capped besides by cute.limits for states
- * without a budget.  cute.cuda, the one part whose C work grows with its
- * data (buffer fills, compares, downloads: linear in a device buffer;
- * check_copy: at most CUTE_CUDA_MAX_CHECK elements), is closed in a
- * sandbox, and a host that opens io trusts its scripts.
+ *   setmetatable  refuses a metatable with a __gc field: Lua runs
+ *       finalizers with hooks off, so a loop in one would run past the
+ *       budget, and lua_close would never return.
+ *
+ * The `cute` module needs no wrapper: it meters itself.  A cute.core call
+ * does work bounded by the constants of cute.h, whatever its operands,
+ * except a swizzled cosize's walk of up to CUTE_MAX_WALK elements, which
+ * it announces through registry[CUTELUA_CHARGE] (cute_lua.h) before it
+ * starts: `charge` below takes one instruction per element.  The stdlib's
+ * walks over a layout's elements are Lua loops, which the count hook sees,
+ * capped besides by cute.limits for states without a budget.  cute.cuda,
+ * whose C work grows with its data (buffer fills, compares, downloads:
+ * linear in a device buffer; check_copy: at most CUTE_CUDA_MAX_CHECK
+ * elements), is closed in a sandbox, and a host that opens io trusts its
+ * scripts; it may charge its work the same way.
  */
 #include <ctype.h>
 #include <math.h>
@@ -35,6 +41,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+#include "cute_lua.h"
 #include "cutelua_internal.h"
 
 #define FAR 1e30  /* costs saturate here, beyond any budget */
@@ -412,6 +419,44 @@ static int guard_sort(lua_State *L) {
   return call_library(L);
 }
 
+/* ------------------------------------------------------- finalizers -- */
+/* Lua runs a __gc metamethod with hooks off: a loop in one would escape
+ * the budget (and lua_close, which runs them all, would never return).  A
+ * table gets a finalizer only when setmetatable sees a __gc field, so
+ * refusing such a metatable there leaves no Lua finalizer to run; one
+ * added to the metatable later is never called (Lua's rule).  Userdata
+ * come from C: cute's classes are read-only to scripts (bindings/
+ * lua_core.c), io's file handles are protected below. */
+static int guard_setmetatable(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TTABLE) {
+    lua_pushliteral(L, "__gc");
+    if (lua_rawget(L, 2) != LUA_TNIL)
+      return luaL_error(L, "setmetatable: a state with an instruction "
+                           "budget has no __gc metamethods (a finalizer "
+                           "runs outside the budget)");
+    lua_pop(L, 1);
+  }
+  return call_library(L);
+}
+
+/* io's file handles share one metatable whose __gc (fclose) runs on every
+ * handle: a script that replaced it would run Lua in finalizers. */
+static void protect_files(lua_State *L) {
+  if (luaL_getmetatable(L, LUA_FILEHANDLE) == LUA_TTABLE) {
+    lua_pushliteral(L, LUA_FILEHANDLE);
+    lua_setfield(L, -2, "__metatable");
+  }
+  lua_pop(L, 1);
+}
+
+/* ------------------------------------------------------------ C work -- */
+/* registry[CUTELUA_CHARGE] (cute_lua.h): cute.core's work in C, in steps
+ * of about one VM instruction's time, taken from the budget. */
+static int charge(lua_State *L) {
+  cutelua_budget_take(L, luaL_checknumber(L, 1), luaL_checkstring(L, 2));
+  return 0;
+}
+
 /* ------------------------------------------------------------ install -- */
 static void wrap(lua_State *L, const char *lib, const luaL_Reg *fns) {
   lua_getglobal(L, lib);
@@ -433,4 +478,10 @@ void cutelua_guard(lua_State *L) {
     {NULL, NULL}};
   wrap(L, LUA_STRLIBNAME, string_fns);
   wrap(L, LUA_TABLIBNAME, table_fns);
+  lua_getglobal(L, "setmetatable");
+  lua_pushcclosure(L, guard_setmetatable, 1);
+  lua_setglobal(L, "setmetatable");
+  protect_files(L);
+  lua_pushcfunction(L, charge);
+  lua_setfield(L, LUA_REGISTRYINDEX, CUTELUA_CHARGE);
 }

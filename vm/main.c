@@ -25,14 +25,32 @@
 #include "prog.h"
 
 /* ----------------------------------------------------- Ctrl-C, errors -- */
-/* The state a signal should stop, while prog_docall runs: a signal handler
- * has no other way to reach it (this is the program, not the library). */
-static lua_State *running_L = NULL;
-static volatile sig_atomic_t idle_sigint = 0;  /* Ctrl-C at the prompt */
+/* Ctrl-C while a call runs must stop it wherever it is, coroutines
+ * included, and leave the REPL standing.  A signal handler may call
+ * lua_sethook only, and only on the thread it knows (running_L, the main
+ * one); a coroutine has its own hook, inherited when it is created.  So
+ * every thread polls: the main thread gets interrupt_hook before any
+ * script runs (every POLL_STEP instructions), each coroutine inherits it,
+ * and the handler only sets `interrupts` (and hooks the main thread at its
+ * next call, return or line, so that one stops at once).  Once set, the
+ * hook fires at every instruction of the thread that sees it and raises
+ * "interrupted!" again, so a pcall or a coroutine.resume that catches the
+ * error stops at its next instruction too. */
+#define POLL_STEP 1000
 
-static void stop_hook(lua_State *L, lua_Debug *ar) {
+static lua_State *running_L = NULL;  /* the state prog_docall is running */
+static volatile sig_atomic_t interrupts = 0;   /* Ctrl-Cs during the call */
+static volatile sig_atomic_t idle_sigint = 0;  /* Ctrl-C at the prompt   */
+
+static void interrupt_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
-  lua_sethook(L, NULL, 0, 0);
+  if (interrupts == 0) {  /* a thread hooked for an interrupt now past */
+    if (lua_gethookmask(L) != LUA_MASKCOUNT ||
+        lua_gethookcount(L) != POLL_STEP)
+      lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, POLL_STEP);
+    return;
+  }
+  lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, 1);
   luaL_error(L, "interrupted!");
 }
 
@@ -44,20 +62,28 @@ static void set_sigint(void (*handler)(int), struct sigaction *old) {
   sigaction(SIGINT, &sa, old);
 }
 
-/* lua_sethook is the one Lua call safe in a handler: the interpreter stops
- * at its next call, return, line or instruction.  The default action comes
- * back meanwhile, so a second Ctrl-C ends a C function that never returns.
- * With nothing running (the REPL's prompt) it is only noted. */
+/* The first Ctrl-C of a call interrupts it.  Lua cannot stop a C function
+ * (a long string.find) or a __gc finalizer (its hooks are off): a second
+ * Ctrl-C says so, and only a third ends the program, as an unhandled
+ * SIGINT.  With nothing running (the REPL's prompt) it is only noted. */
 static void on_sigint(int sig) {
+  static const char note[] = "\n" PROG_NAME ": still running (a C function "
+    "or a __gc finalizer cannot be interrupted); Ctrl-C again to quit\n";
   lua_State *L = running_L;
+  ssize_t written;
+  (void)sig;
   if (L == NULL) {
     idle_sigint = 1;
     return;
   }
+  if (interrupts++ == 0) {
+    lua_sethook(L, interrupt_hook,
+                LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
+    return;
+  }
+  written = write(STDERR_FILENO, note, sizeof note - 1);
+  (void)written;  /* a handler can do nothing about a failed write */
   set_sigint(SIG_DFL, NULL);
-  (void)sig;
-  lua_sethook(L, stop_hook,
-              LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
 }
 
 void prog_keep_sigint(void) {
@@ -75,12 +101,14 @@ int prog_docall(lua_State *L, int narg, int nres) {
   int status, base = lua_gettop(L) - narg;
   lua_pushcfunction(L, cutelua_msghandler);
   lua_insert(L, base);
+  interrupts = 0;
   running_L = L;
   set_sigint(on_sigint, &old);
   status = lua_pcall(L, narg, nres, base);
   running_L = NULL;
   sigaction(SIGINT, &old, NULL);
-  lua_sethook(L, NULL, 0, 0);  /* a Ctrl-C that came as the call ended */
+  interrupts = 0;  /* one that came as the call ended: the hook forgets */
+  lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, POLL_STEP);
   lua_remove(L, base);
   return status;
 }
@@ -156,7 +184,8 @@ static void print_usage(FILE *f) {
 }
 
 static void usage(const char *badopt) {
-  if (badopt[1] == 'e' || badopt[1] == 'l' || strcmp(badopt, "--show") == 0)
+  if (badopt[1] == 'e' || badopt[1] == 'l' || strcmp(badopt, "-o") == 0 ||
+      strcmp(badopt, "--show") == 0)
     fprintf(stderr, "%s: '%s' needs argument\n", PROG_NAME, badopt);
   else
     fprintf(stderr, "%s: unrecognized option '%s'\n", PROG_NAME, badopt);
@@ -178,8 +207,10 @@ static int scan_args(char **argv, int *first) {
         if (argv[++i] == NULL)
           return HAS_ERROR;
         if (argv[i + 1] != NULL && strcmp(argv[i + 1], "-o") == 0 &&
-            argv[(i += 2)] == NULL)
+            argv[(i += 2)] == NULL) {
+          *first = i - 1;  /* the -o lacks its path */
           return HAS_ERROR;
+        }
         flags |= HAS_SHOW;
         break;
       }
@@ -404,6 +435,7 @@ int main(int argc, char **argv) {
   cutelua_options opt;
   cutelua_state *S;
   warner w = {0, 0};
+  uintptr_t outer;
   int status, ok;
   cutelua_options_init(&opt);
   opt.open_io = opt.open_os = 1;
@@ -413,10 +445,13 @@ int main(int argc, char **argv) {
     return EXIT_FAILURE;
   }
   lua_setwarnf(S->L, warnf, &w);
+  lua_sethook(S->L, interrupt_hook, LUA_MASKCOUNT, POLL_STEP);
   lua_pushcfunction(S->L, pmain);
   lua_pushinteger(S->L, argc);
   lua_pushlightuserdata(S->L, argv);
+  outer = cutelua_stack_enter(S);
   status = lua_pcall(S->L, 2, 1, 0);
+  cutelua_stack_leave(S, outer);
   ok = lua_toboolean(S->L, -1);
   prog_report(S->L, status);
   cutelua_close(S);

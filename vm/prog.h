@@ -10,7 +10,10 @@
 #define PROG_NAME "cutelua"
 
 /* lua_pcall with a traceback and Ctrl-C armed: SIGINT while the call runs
- * stops it with "interrupted!" instead of killing the program. */
+ * stops it with "interrupted!" (in whichever coroutine is running, and
+ * again at once if a pcall catches it) instead of killing the program.  A
+ * second SIGINT during the same call says that C code or a finalizer is
+ * running (Lua cannot stop those); only a third ends the program. */
 int prog_docall(lua_State *L, int narg, int nres);
 
 /* From now on Ctrl-C outside prog_docall is ignored (the REPL's prompt)

@@ -526,8 +526,12 @@ describe("malformed tuples and coordinates", function()
     says({"coordinate expected"}, A)
     says({"bad argument #1 to 'mode' (mode index must be >= 0)"},
          function() local r = A:mode(-1); return r end)
-    says({"bad argument #2 to 'A' (tuple: 1.5 is not an integer"},
-         function() local r = A(1.5); return r end)
+    says({"layout((4,8):(1,4)): bad argument #1 (tuple: 1.5 is not an "
+          .. "integer"}, function() local r = A(1.5); return r end)
+    says({"layout((4,8):(1,4)): bad argument #2 (tuple: string is not an "
+          .. "integer"}, function() local r = A(1, "x"); return r end)
+    says({"swizzle(Sw<1,2,3>): bad argument #1 (integer expected, got "
+          .. "table)"}, function() local r = cute.swizzle(1, 2, 3)({}); return r end)
   end)
 end)
 

@@ -47,8 +47,8 @@ describe("cute.limits", function()
       for name in pairs(cute.limits) do names[#names + 1] = name end
       table.sort(names)
       assert.same({"basis_depth", "basis_index", "cells", "check", "depth",
-                   "leaves", "text", "tiler", "tokens", "visit", "walk"},
-                  names)
+                   "leaves", "product", "size", "text", "tiler", "tokens",
+                   "visit", "walk"}, names)
     end)
 
   it("keeps cute.print.max_cells as the old name of cells", function()
@@ -88,9 +88,10 @@ describe("cute.limits.cells", function()
   it("bounds print_layout and the pictures", function()
     has(msg(cute.print_layout, big), "print_layout((1000,1000):(1,1000)): "
         .. why)
-    has(msg(cute.render, big, "txt"), "show((1000,1000):(1,1000)): " .. why)
+    has(msg(cute.render, big, "txt"), "render((1000,1000):(1,1000)): " .. why)
+    has(msg(cute.show, big), "show((1000,1000):(1,1000)): " .. why)
     has(msg(cute.render, cute.layout "(32,4):(1,32)", "txt",
-            { tile = { 1000, 1000 } }), "show((32,4):(1,32)): " .. why)
+            { tile = { 1000, 1000 } }), "render((32,4):(1,32)): " .. why)
   end)
 
   it("bounds an MMA picture by its three tiles, before drawing any",
@@ -99,7 +100,7 @@ describe("cute.limits.cells", function()
                                     cute.layout "(64,128,1)")
     -- A 1024 x 16, B 1024 x 16, C (16*64) x (8*128) = 1024 x 1024
     local m = msg(cute.render, mma, "txt")
-    has(m, "show(TiledMMA")
+    has(m, "render(TiledMMA")
     has(m, "1081344 cells exceed the limit of 65536 cells "
         .. "(cute.limits.cells)")
   end)
@@ -268,5 +269,83 @@ describe("the limits of cute.cuda (cute_cuda.h)", function()
           .. "(cute.limits.visit)")
       assert.same({ 0, 0, 0 }, cuda.tensor(one, "3:0"):to_table())
     end)
+  end)
+end)
+
+-- What a script cannot change for the runs after it, and what C work a
+-- host can meter (vm/cutelua.h: a budget bounds time).
+describe("cute.core's classes", function()
+  local core = require "cute.core"
+  local A = cute.layout "(4,8):(1,4)"
+
+  it("are read-only to scripts, by every road", function()
+    local mt = getmetatable(A)
+    assert.equal(core.metatables.Layout, mt)
+    assert.equal("cute.Layout", mt.__name)
+    has(msg(function() mt.__gc = print end),
+        "cute.Layout's metatable is read-only")
+    has(msg(function() mt.__index.shape = nil end),
+        "cute.Layout's method table is read-only")
+    has(msg(rawset, mt, "__index", {}), "table expected")
+    has(msg(setmetatable, A, {}), "table expected")
+    for _, x in ipairs { cute.swizzle(1, 2, 3), cute.E(0),
+                         cute.layout "Sw<1,2,3> o 0 o 8:1" } do
+      has(msg(function() getmetatable(x).__call = nil end), "read-only")
+    end
+    assert.equal(8, A:shape()[2])
+    assert.equal(cute.composition(A, cute.layout "8:4"), A * cute.layout "8:4")
+    assert.equal(cute.composition(A, { 2, 4 }), A * { 2, 4 })
+  end)
+
+  it("meter a swizzled cosize's walk through registry[cute.charge]",
+     function()
+    local reg = debug.getregistry()
+    local seen = {}
+    reg["cute.charge"] = function(n, what) seen[#seen + 1] = what .. " " .. n end
+    local ok, err = pcall(function()
+      cute.cosize(cute.layout "Sw<3,4,3> o 0 o 4096:1")
+      cute.cosize(A)                                  -- no walk: no charge
+      cute.cosize(cute.layout "Sw<3,4,3> o 0 o 16777217:1")  -- bound, no walk
+    end)
+    reg["cute.charge"] = nil
+    assert(ok, err)
+    assert.same({ "cosize 4096.0" }, seen)
+  end)
+end)
+
+describe("messages name the call the user made", function()
+  local A = cute.layout "(4,8):(1,4)"
+  it("in a layout's, swizzle's and composed layout's call", function()
+    has(msg(function() return A(1, "x") end),
+        "layout((4,8):(1,4)): bad argument #2 (tuple: string is not")
+    has(msg(function() return cute.swizzle(1, 2, 3)("x") end),
+        "swizzle(Sw<1,2,3>): bad argument #1 (integer expected, got string)")
+    has(msg(function() return cute.layout "Sw<1,2,3> o 0 o 8:1"("x") end),
+        "layout(Sw<1,2,3> o 0 o 8:1): bad argument #1")
+  end)
+
+  it("in crd2idx, tv_partition and tiler_tostring", function()
+    has(msg(cute.crd2idx, { 1, 1 }, { 4, 8 }, { 1, 2, 3 }),
+        "crd2idx((1,1), (4,8), (1,2,3)): make_layout(")
+    has(msg(cute.crd2idx, { 1, 1 }, { -4, 8 }),
+        "crd2idx((1,1), (-4,8)): shape leaf -4 is not positive")
+    has(msg(cute.idx2crd, 3, { -4, 8 }), "shape leaf -4 is not positive")
+    has(msg(cute.tv_partition, cute.layout "(8,8):(8,1)",
+            cute.layout "((4,8),2):((16,1),8)", { 1, "x" }),
+        "tv_partition((8,8):(8,1), ((4,8),2):((16,1),8), ?): layout(")
+    assert.equal("<1:1>", cute.tiler_tostring({ 1 }, "x"))
+  end)
+
+  it("where a swizzle meets offsets it cannot act on", function()
+    local id = cute.make_identity_layout { 4, 8 }
+    local why = "a swizzle needs an integral layout"
+    has(msg(cute.composition, cute.swizzle(3, 4, 3), id), "composition(")
+    has(msg(cute.composition, cute.swizzle(3, 4, 3), id), why)
+    has(msg(cute.composed, cute.swizzle(3, 4, 3), 0, id), why)
+    has(msg(cute.layout, "Sw<3,4,3> o 0 o (4,8):(1@0,1@1)"), why)
+    assert.equal(-30, cute.cosize(cute.layout "(4,8):(-1,-4)"))  -- CuTe's
+    has(msg(cute.cosize, cute.layout "Sw<1,0,1> o 0 o (4,8):(-1,-4)"),
+        "the image reaches below 0")
+    assert.equal(41, cute.cosize(cute.layout "Sw<1,0,1> o 40 o (4,8):(-1,-4)"))
   end)
 end)

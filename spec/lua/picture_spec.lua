@@ -222,7 +222,7 @@ describe("cute.show", function()
     -- a rank-3 layout draws (one panel per coordinate of mode 2)
     assert.truthy(picture.render(L "(2,2,2)", "svg"):find("(_,_,1)", 1, true))
     assert.has_error(function() picture.render(C, "svg", { tile = 8 }) end,
-      "show(((4,8),2):((16,1),8)): a TV layout needs its tile shape {M, N} "
+      "render(((4,8),2):((16,1),8)): a TV layout needs its tile shape {M, N} "
       .. "(opts.tile)")
   end)
 end)

@@ -10,21 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cutelua.h"
-#include "testlib.h"
-
-#define HAS(haystack, needle) \
-  CHECK(strstr((haystack), (needle)) != NULL, "[%s] lacks [%s]", (haystack), \
-        (needle))
-
-static cutelua_state *open_with(size_t mem, uint64_t budget, int io) {
-  cutelua_options opt;
-  cutelua_options_init(&opt);
-  opt.memory_limit = mem;
-  opt.instruction_limit = budget;
-  opt.open_io = opt.open_os = io;
-  return cutelua_open(&opt);
-}
+#include "vmtest.h"
 
 static void test_run_and_errors(void) {
   cutelua_state *S = cutelua_open(NULL);

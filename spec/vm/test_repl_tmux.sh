@@ -94,18 +94,31 @@ wait_for "REPL goes on after an error" '^123$'
 # statement runs is lost (the REPL was between reads) or drops the line at
 # the prompt (a loaded machine can stop the REPL just there): then the
 # screen ends with an empty prompt again, and the line is typed again.
-type_line 'while true do end'
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  tm send-keys -t "$S" C-c
-  if wait_for "Ctrl-C" 'interrupted!' 1 2>/dev/null; then break; fi
-  failed=$((failed - 1))  # a retry, not a failure
-  if [ "$(screen | grep -v '^ *$' | tail -n 1)" = ">" ]; then
-    type_line 'while true do end'
-  fi
-done
-screen | grep -q 'interrupted!' || bad "Ctrl-C did not stop the loop"
+# interrupt LINE NAME: runs LINE (a loop) and stops it with Ctrl-C.
+interrupt() {
+  local before
+  before=$(screen | grep -c 'interrupted!')
+  type_line "$1"
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    tm send-keys -t "$S" C-c
+    sleep 1
+    if [ "$(screen | grep -c 'interrupted!')" -gt "$before" ]; then break; fi
+    if [ "$(screen | grep -v '^ *$' | tail -n 1)" = ">" ]; then
+      type_line "$1"
+    fi
+  done
+  if [ "$(screen | grep -c 'interrupted!')" -gt "$before" ]; then ok
+  else bad "Ctrl-C did not stop $2"; fi
+}
+interrupt 'while true do end' "the loop"
 type_line '7 * 8'
 wait_for "REPL goes on after Ctrl-C" '^56$'
+# ... also a loop inside a coroutine (each thread polls), even one whose
+# error a pcall catches (the interrupt is raised again)
+interrupt 'coroutine.wrap(function() while true do end end)()' "a coroutine"
+interrupt 'while true do pcall(coroutine.wrap(function() while true do end end)) end' "a caught coroutine"
+type_line '8 * 8'
+wait_for "REPL goes on after Ctrl-C in coroutines" '^64$'
 
 # Ctrl-C at a continuation prompt drops the pending chunk
 type_line 'function g('

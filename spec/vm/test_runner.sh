@@ -128,6 +128,48 @@ input=$'function f(\n' run "$C" -i
 has "-i: end of input inside a chunk is its syntax error" "$err" \
   "^cutelua: stdin:1: .*expected near <eof>$"
 
+# -- limits under attack ------------------------------------------------------
+# Nested coroutine.close overflowed the C stack of Lua 5.4.4 (a segfault):
+# refused with an error now.
+cat >closes.lua <<'EOF'
+local co = false
+for i = 1, 20000 do
+  local prev = co
+  co = coroutine.create(function()
+    local x <close> = setmetatable({}, {__close = function()
+      if prev then assert(coroutine.close(prev)) end end})
+    coroutine.yield()
+  end)
+  coroutine.resume(co)
+end
+print(coroutine.close(co))
+EOF
+run "$C" closes.lua
+is "nested coroutine.close: no crash" "$rc" "0"
+has "nested coroutine.close: refused" "$out" 'nested too deeply'
+# Ctrl-C stops a loop inside a coroutine, even one whose error is caught.
+for loop in 'coroutine.wrap(function() while true do end end)()' \
+    'while true do pcall(coroutine.wrap(function() while true do end end)) end'
+do
+  "$C" -e "$loop" 2>sigint.err &
+  pid=$!
+  sleep 0.5
+  kill -INT "$pid"
+  sleep 0.5
+  if kill -0 "$pid" 2>/dev/null; then
+    bad "Ctrl-C in a coroutine: [$loop] still runs"
+    kill -9 "$pid"
+  else
+    ok
+  fi
+  wait "$pid"
+  has "Ctrl-C in a coroutine: [$loop] interrupted" "$(cat sigint.err)" \
+    'interrupted!'
+done
+# --show with -o but no path names -o.
+run "$C" --show '4:1' -o
+has "--show L -o: names -o" "$err" "'-o' needs argument"
+
 # -- a copied binary needs no source tree, no Lua, no libedit ---------------
 mkdir -p elsewhere
 cp "$C" elsewhere/cutelua

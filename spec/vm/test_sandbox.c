@@ -8,39 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cutelua.h"
-#include "testlib.h"
+#include "vmtest.h"
 
-#define HAS(haystack, needle) \
-  CHECK(strstr((haystack), (needle)) != NULL, "[%s] lacks [%s]", (haystack), \
-        (needle))
-
-static cutelua_state *open_with(uint64_t budget, int io) {
-  cutelua_options opt;
-  cutelua_options_init(&opt);
-  opt.instruction_limit = budget;
-  opt.memory_limit = (size_t)64 << 20;
-  opt.open_io = opt.open_os = io;
-  return cutelua_open(&opt);
-}
-
-/* Runs `code`, which must succeed. */
-static void run_ok(cutelua_state *S, const char *code) {
-  cutelua_status st = cutelua_run_string(S, code, "=t");
-  CHECK(st == CUTELUA_OK, "%s: %s", code, cutelua_last_error(S));
-}
-
-/* Runs `code`, which must fail with status `st` and `msg` in its message. */
-static void run_fails(cutelua_state *S, const char *code, cutelua_status st,
-                      const char *msg) {
-  cutelua_status got = cutelua_run_string(S, code, "=t");
-  CHECK(got == st, "%s: status %d, want %d (%s)", code, (int)got, (int)st,
-        cutelua_last_error(S));
-  HAS(cutelua_last_error(S), msg);
+/* A state with 64 MiB of memory, the budget and io as given. */
+static cutelua_state *open_sandbox(uint64_t budget, int io) {
+  return open_with((size_t)64 << 20, budget, io);
 }
 
 static void test_no_bytecode(void) {
-  cutelua_state *S = open_with(0, 0);
+  cutelua_state *S = open_sandbox(0, 0);
   run_ok(S, "assert(string.dump == nil and ('').dump == nil)");
   /* the header of a Lua 5.4 binary chunk, as string.dump writes it */
   run_ok(S, "local f, err = load('\\27Lua\\x54\\0\\x19\\x93\\r\\n\\x1a\\n')\n"
@@ -61,26 +37,26 @@ static void test_no_bytecode(void) {
             "bad argument #1 to 'load' (function expected, got table)");
   run_fails(S, "load('x', {})", CUTELUA_ERUN, "bad argument #2 to 'load'");
   cutelua_close(S);
-  S = open_with(0, 1);  /* io open: the host trusts the script */
+  S = open_sandbox(0, 1);  /* io open: the host trusts the script */
   run_ok(S, "local d = string.dump(function() return 9 end)\n"
             "assert(load(d)() == 9)");
   cutelua_close(S);
 }
 
 static void test_no_files_through_package(void) {
-  cutelua_state *S = open_with(0, 0);
+  cutelua_state *S = open_sandbox(0, 0);
   run_ok(S, "assert(package.searchpath == nil and package.loadlib == nil)");
   run_ok(S, "assert(package.path == '' and package.cpath == '')");
   run_ok(S, "assert(#package.searchers == 1)");
   run_ok(S, "assert(require('cute').layout {2, 2})");
   cutelua_close(S);
-  S = open_with(0, 1);
+  S = open_sandbox(0, 1);
   run_ok(S, "assert(package.searchpath and package.path ~= '')");
   cutelua_close(S);
 }
 
 static void test_no_cuda(void) {
-  cutelua_state *S = open_with(0, 0);
+  cutelua_state *S = open_sandbox(0, 0);
   const char *off = "cute.cuda is disabled in a state opened without io";
   run_fails(S, "require 'cute.cuda'", CUTELUA_ERUN, off);
   run_fails(S, "require 'cute.cuda.core'", CUTELUA_ERUN, off);
@@ -88,7 +64,7 @@ static void test_no_cuda(void) {
   run_fails(S, "return require('cute.gemm').plan(nil)", CUTELUA_ERUN, off);
   run_ok(S, "assert(require('cute').layout {4, 8})");
   cutelua_close(S);
-  S = open_with(0, 1);
+  S = open_sandbox(0, 1);
   if (cutelua_run_string(S, "require 'cute.cuda.core'", NULL) != CUTELUA_OK)
     HAS(cutelua_last_error(S), "not available in this build");
   else
@@ -97,7 +73,7 @@ static void test_no_cuda(void) {
 }
 
 static void test_pattern_budget(void) {
-  cutelua_state *S = open_with(1000000, 0);
+  cutelua_state *S = open_sandbox(1000000, 0);
   const char *cx = "pattern too complex for the instruction budget";
   /* backtracking 10 lazy items over 40 bytes: ~1e10 steps in one call */
   run_fails(S, "local s = string.rep('a', 40)\n"
@@ -128,13 +104,13 @@ static void test_pattern_budget(void) {
   run_fails(S, "return ('x'):find('[a')", CUTELUA_ERUN, "malformed pattern");
   run_ok(S, "return 1");  /* the budget is refilled after a stop */
   cutelua_close(S);
-  S = open_with(0, 0);    /* no budget: no guard */
+  S = open_sandbox(0, 0);    /* no budget: no guard */
   run_ok(S, "assert(('a'):rep(40):find('.-.-.-a') == 1)");
   cutelua_close(S);
 }
 
 static void test_table_budget(void) {
-  cutelua_state *S = open_with(1000000, 0);
+  cutelua_state *S = open_sandbox(1000000, 0);
   const char *ex = "instruction budget exhausted";
   run_ok(S, "assert(string.rep('', 1 << 40) == '')");
   run_ok(S, "assert(string.rep('', 1 << 40, '') == '')");

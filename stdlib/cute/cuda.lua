@@ -220,6 +220,7 @@ local raw_metatable = debug and debug.getmetatable or getmetatable
 local function callable(x)
   if type(x) == "function" then return true end
   local mt = raw_metatable(x)
+  if type(mt) == "userdata" then return mt.__call ~= nil end  -- a view
   return type(mt) == "table" and rawget(mt, "__call") ~= nil
 end
 local function check_tensors(op, src, dst)

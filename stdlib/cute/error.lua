@@ -32,9 +32,9 @@ end
 
 --- The Lua type of x, or its class name (cute.Swizzle), for messages.
 function M.typename(x)
-  local mt = getmetatable(x)
-  return type(mt) == "table" and type(mt.__name) == "string" and mt.__name
-    or type(x)
+  local mt = getmetatable(x)  -- cute's classes answer with a read-only view
+  local readable = type(mt) == "table" or type(mt) == "userdata"
+  return readable and type(mt.__name) == "string" and mt.__name or type(x)
 end
 
 --- Raises "bad argument #k to 'name' (what expected, got T)" unless ok.

@@ -68,7 +68,10 @@ end
 -- The type name of a value's metatable: cute.Layout -> Layout,
 -- cute.cuda.Buffer -> cuda.Buffer.
 local function type_name(mt)
+  -- cute.core's classes answer getmetatable with a read-only view: a
+  -- userdata that reads through, itself without a readable metatable
   local n = type(mt) == "table" and rawget(mt, "__name")
+    or type(mt) == "userdata" and getmetatable(mt) == false and mt.__name
   return type(n) == "string" and n:gsub("^cute%.", "") or nil
 end
 

@@ -39,7 +39,7 @@ local cute = {
   composed = core.composed,
   tuple = core.tuple,
   tuple_tostring = core.tuple_tostring,
-  tiler_tostring = tiler.tostring,
+  tiler_tostring = function(T) return tiler.tostring(T) end,
 
   -- queries
   size = core.size,
@@ -154,10 +154,5 @@ setmetatable(cute, {__index = function(t, name)
   return m
 end})
 
--- Operator sugar.  __concat (A .. B) is in C; composition needs tilers.
-local mts = core.metatables
-mts.Layout.__mul = cute.composition
-mts.Swizzle.__mul = core.composition
-mts.ComposedLayout.__mul = core.composition
 
 return cute

@@ -45,18 +45,48 @@ for name, value in pairs(core.limits) do values[name] = value end
 
 local M = {}
 
+-- n as text: an integer as it is, a count past 2^53 (a float) in three
+-- digits ("1.84e+19").
+local function count_text(n)
+  return math.tointeger(n) and n < 2^53 and ("%d"):format(n)
+    or ("%.3g"):format(n)
+end
+
 --- Raises "op(A, B, ...): n what exceed the limit of m what
 -- (cute.limits.name)" when n > M[name]; the operands A, B, ... (layouts,
 -- tensors) follow `what` and are printed only then, since the calls that
--- pass stay on hot paths (every show, every owners).
+-- pass stay on hot paths (every show, every owners).  n may be a float:
+-- a count made by M.product or M.size.
 function M.check(name, op, n, what, ...)
   local m = values[name]
   if n > m then
     local operands = table.pack(...)
     for i = 1, operands.n do operands[i] = tostring(operands[i]) end
-    E.raise(("%s(%s): %d %s exceed the limit of %d %s (cute.limits.%s)")
-      :format(op, table.concat(operands, ", "), n, what, m, what, name))
+    E.raise(("%s(%s): %s %s exceed the limit of %d %s (cute.limits.%s)")
+      :format(op, table.concat(operands, ", "), count_text(n), what, m, what,
+              name))
   end
+end
+
+--- The product of counts (sizes, cell counts) as a float: Lua's integers
+-- wrap, and a wrapped product (2^32 * 2^32 = 0) would pass every check.
+-- Every count compared with a limit here is made by this function or by
+-- M.size; exact below 2^53, far beyond any limit.
+function M.product(...)
+  local p = 1.0
+  for i = 1, select("#", ...) do p = p * select(i, ...) end
+  return p
+end
+
+--- core.size(x) as a float, math.huge where it passes 2^63 - 1 (where
+-- core.size refuses with an overflow): a count for M.check.
+function M.size(x)
+  local ok, n = pcall(core.size, x)
+  if ok then return n + 0.0 end
+  if type(n) == "string" and n:find("overflow", 1, true) then
+    return math.huge
+  end
+  error(n, 0)
 end
 
 setmetatable(M, {

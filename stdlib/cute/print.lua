@@ -30,10 +30,21 @@ setmetatable(M, {
     if k == "max_cells" then limits.cells = v else rawset(t, k, v) end
   end})
 
---- Raises "op(L): n cells exceed the limit of 65536 cells
--- (cute.limits.cells)" when n is too big.
-function M.check_cells(op, L, n)
-  limits.check("cells", op, n, "cells", L)
+--- (rows, cols) of a rank <= 2 layout's picture, after checking its
+-- cells against cute.limits.cells (op names the public call): a rank-2
+-- layout is drawn as a table, rank 1 as one column, higher ranks refused.
+-- The count is limits.product's, which cannot wrap.
+function M.extent(L, op)
+  local r = core.rank(L)
+  if r > 2 then
+    E.raise(("%s(%s): rank-2 layout expected, got rank %d")
+      :format(op, tostring(L), r))
+  end
+  local shape = L:shape()
+  local rows = limits.size(r == 2 and shape[1] or shape)
+  local cols = r == 2 and limits.size(shape[2]) or 1
+  limits.check("cells", op, limits.product(rows, cols), "cells", L)
+  return math.tointeger(rows), math.tointeger(cols)
 end
 
 local Layout = core.metatables.Layout
@@ -49,36 +60,40 @@ local function cell_text(v)
   return type(v) == "table" and core.tuple_tostring(v) or v
 end
 
---- The table as a string (ends with a newline); `op` (default
--- "format_layout") names the public call in errors.
-function M.format_layout(L, op)
-  op = op or "format_layout"
+-- Cell width: CuTe's num_digits(cosize(L)); a cosize past 2^63 - 1 (its
+-- largest offset is the largest integer) has 19 digits.
+local function offset_width(L)
+  local ok, c = pcall(core.cosize, L)
+  return num_digits(ok and c or math.maxinteger)
+end
+
+-- The table as a string; `op` names the public call in errors.
+local function format(L, op)
   local mt = getmetatable(L)
   if mt ~= Layout and mt ~= core.metatables.ComposedLayout then
-    E.raise(op .. ": cute.Layout or cute.ComposedLayout expected, got "
-      .. E.typename(L))
+    E.raise(("bad argument #1 to '%s' (cute.Layout or cute.ComposedLayout "
+      .. "expected, got %s)"):format(op, E.typename(L)))
   end
+  local rows, cols = M.extent(L, op)
   local r = core.rank(L)
-  if r > 2 then
-    E.raise(("%s(%s): rank-2 layout expected, got rank %d")
-      :format(op, tostring(L), r))
-  end
-  local shape = L:shape()
-  local rows = core.size(r == 2 and shape[1] or shape)
-  local cols = r == 2 and core.size(shape[2]) or 1
-  M.check_cells(op, L, rows * cols)
-  local cells = {}
-  for m = 0, rows - 1 do
-    for n = 0, cols - 1 do
-      cells[m * cols + n + 1] = cell_text(r == 2 and L(m, n) or L(m))
+  local ok, cells = pcall(function()
+    local t = {}
+    for m = 0, rows - 1 do
+      for n = 0, cols - 1 do
+        t[m * cols + n + 1] = cell_text(r == 2 and L(m, n) or L(m))
+      end
     end
+    return t
+  end)
+  if not ok then  -- an offset past 64 bits: say which call met it
+    error(("%s(%s): %s"):format(op, tostring(L), tostring(cells)), 0)
   end
   local width
   if type(r == 2 and L(0, 0) or L(0)) == "table" then  -- coordinate layout
     width = 0
     for _, s in ipairs(cells) do width = math.max(width, #s) end
   else
-    width = num_digits(core.cosize(L))
+    width = offset_width(L)
   end
   local out = { tostring(L), "\n", "    " }
   for n = 0, cols - 1 do out[#out + 1] = ("  %" .. width .. "d "):format(n) end
@@ -97,10 +112,15 @@ function M.format_layout(L, op)
   return table.concat(out)
 end
 
+--- The table as a string (ends with a newline).
+function M.format_layout(L)
+  return format(L, "format_layout")
+end
+
 --- Writes the table to standard output (io.write, or print where the host
 -- left io closed).
 function M.print_layout(L)
-  local s = M.format_layout(L, "print_layout")
+  local s = format(L, "print_layout")
   if io and io.write then io.write(s) else print(s:sub(1, -2)) end
 end
 

@@ -27,7 +27,7 @@ M.tostring = core.tiler_tostring
 -- in scripts as in the REPL (the metatable of the tuples cute.core
 -- returns; a marked table is still read as a tuple).
 function M.tuple(t)
-  return setmetatable(t, core.metatables.Tuple)
+  return core.mark_tuple(t)
 end
 
 --- T marked as a tiler: print(T) gives "<_,(8,2,2):(1,16,8),_>".

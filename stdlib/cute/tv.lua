@@ -80,8 +80,12 @@ function M.tv_partition(data, tv, t)
     E.raise("tv_partition: the thread index must be an integer or a "
       .. "coordinate, got " .. (type(t) == "number" and tostring(t) or type(t)))
   end
-  local R = core.composition(data, tv)
-  return R(t, core._)
+  -- the steps (composition, the slice) name themselves: say which call
+  local okt, text = pcall(core.tuple_tostring, t)
+  return E.within(("tv_partition(%s, %s, %s)"):format(tostring(data),
+    tostring(tv), okt and text or "?"), function()
+      return core.composition(data, tv)(t, core._)
+    end)
 end
 
 --- The tile index a TV layout's value stands for: integers as they are;

@@ -60,17 +60,25 @@ local function parse(s)
   return L
 end
 
---- The picture model of an object (see cute.picture.model); `op` names
--- the public call in errors (render and show pass theirs).
-function M.model(x, opts, op)
-  opts = opts or {}
+-- opts as given to a public call: a table or nil.
+local function check_opts(opts, op)
+  if opts ~= nil and type(opts) ~= "table" then
+    E.raise(("bad argument #3 to '%s' (options table expected, got %s)")
+      :format(op, E.typename(opts)))
+  end
+  return opts or {}
+end
+
+-- The picture model of an object; `op` names the public call in errors.
+local function build(x, opts, op)
+  opts = check_opts(opts, op)
   if type(x) == "string" then x = parse(x) end
   if banks.is_result(x) then return banks.model(x, opts) end
-  if operation.is_operation(x) then return operation.model(x, opts) end
+  if operation.is_operation(x) then return operation.model(x, opts, op) end
   if atom.is_mma_atom(x) or atom.is_tiled_mma(x) then
-    return model.mma(x, opts)
+    return model.mma(x, opts, op)
   end
-  if atom.is_tiled_copy(x) then return model.copy(x, opts) end
+  if atom.is_tiled_copy(x) then return model.copy(x, opts, op) end
   if linear.is_linear(x) then
     local tile
     x, tile = linear.as_cute(x)
@@ -79,38 +87,51 @@ function M.model(x, opts, op)
     end
   end
   local mt = getmetatable(x)
-  if mt == mts.Layout and opts.tile then return model.tv(x, opts.tile, opts) end
+  if mt == mts.Layout and opts.tile then
+    return model.tv(x, opts.tile, opts, op)
+  end
   if mt == mts.Layout or mt == mts.ComposedLayout then
-    return model.layout(x, opts)
+    return model.layout(x, opts, op)
   end
   E.raise(("%s: cannot draw %s (a layout, TV layout with opts.tile, MMA "
     .. "atom, tiled MMA, tiled copy, cute.operation or bank_conflicts result)")
-    :format(op or "model", E.typename(x)))
+    :format(op, E.typename(x)))
 end
 
---- The picture as a string in `format` ("svg", "html", "tex", "txt").
-function M.render(x, format, opts, op)
+-- render(x, format, opts) with the name of the public call.
+local function render(x, format, opts, op)
   local r = renderers[format]
   if type(format) ~= "string" then
     E.raise(("%s: the picture format must be a string (svg, html, tex or "
-      .. "txt), got %s"):format(op or "render", type(format)))
+      .. "txt), got %s"):format(op, type(format)))
   elseif not r then
     E.raise(("%s: unknown picture format %q (svg, html, tex or txt)")
-      :format(op or "render", format))
+      :format(op, format))
   end
-  return r(M.model(x, opts, op or "render"), opts or {})
+  opts = check_opts(opts, op)
+  return r(build(x, opts, op), opts)
+end
+
+--- The picture model of an object (see cute.picture.model).
+function M.model(x, opts)
+  return build(x, opts, "model")
+end
+
+--- The picture as a string in `format` ("svg", "html", "tex", "txt").
+function M.render(x, format, opts)
+  return render(x, format, opts, "render")
 end
 
 --- Writes the picture of x to `path` (format from opts.format or the
 -- extension) and returns path; without a path, prints it in the terminal.
 function M.show(x, path, opts)
   if type(path) == "table" then path, opts = nil, path end
-  opts = opts or {}
+  opts = check_opts(opts, "show")
   if path ~= nil and type(path) ~= "string" then
     E.raise("show: the path must be a string, got " .. type(path))
   end
   if path == nil then
-    local s = M.render(x, "txt", opts, "show")
+    local s = render(x, "txt", opts, "show")
     if io and io.write then io.write(s) else print(s:sub(1, -2)) end
     return
   end
@@ -119,7 +140,7 @@ function M.show(x, path, opts)
     E.raise(("show: cannot tell the picture format of %q (use .svg, .html, "
       .. ".tex or .txt, or opts.format)"):format(tostring(path)))
   end
-  local s = M.render(x, format:lower(), opts, "show")
+  local s = render(x, format:lower(), opts, "show")
   if not (io and io.open) then
     E.raise("show: this host has no io library to write " .. path)
   end

@@ -19,9 +19,11 @@
 -- TikZ output also reads model.tikz_comments, model.tikz_order and each
 -- panel's tikz = {dr, dc, labels} placement (see cute.picture.tikz).
 local core = require "cute.core"
-local E = require "cute.error"
 local tv = require "cute.tv"
 local palette = require "cute.picture.palette"
+local E = require "cute.error"
+local limits = require "cute.limits"
+local print_m = require "cute.print"
 
 local M = {}
 
@@ -48,19 +50,9 @@ local function cell_text(x)
   return type(x) == "table" and core.tuple_tostring(x) or tostring(x)
 end
 
--- (rows, cols) of a rank <= 2 layout's domain; an error beyond rank 2.
-function M.extent(L, op)
-  local r = core.rank(L)
-  if r > 2 then
-    E.raise(("%s(%s): rank-2 layout expected, got rank %d")
-      :format(op, tostring(L), r))
-  end
-  local shape = L:shape()
-  local rows = core.size(r == 2 and shape[1] or shape)
-  local cols = r == 2 and core.size(shape[2]) or 1
-  require("cute.print").check_cells(op, L, rows * cols)
-  return rows, cols
-end
+-- (rows, cols) of a rank <= 2 layout's domain, its cells checked against
+-- cute.limits.cells (counted without wrapping); an error beyond rank 2.
+M.extent = print_m.extent
 
 -- The fill of offset o: CuTe's greys, or by shared-memory bank (4-byte
 -- words of 32 banks) or by 16-byte chunk (8 per 128 bytes) when
@@ -110,13 +102,14 @@ end
 
 -- A layout of rank 3 or more: one (mode 0, mode 1) panel per coordinate
 -- of the remaining modes, left to right, wrapping into rows of panels.
-local function layout_slices(L, opts)
+local function layout_slices(L, opts, op)
   local shape = L:shape()
-  local rows, cols = core.size(shape[1]), core.size(shape[2])
   local rest = {}
   for i = 3, #shape do rest[#rest + 1] = shape[i] end
+  limits.check("cells", op, limits.product(limits.size(shape[1]),
+    limits.size(shape[2]), limits.size(rest)), "cells", L)
+  local rows, cols = core.size(shape[1]), core.size(shape[2])
   local nrest = core.size(rest)
-  require("cute.print").check_cells("show", L, rows * cols * nrest)
   local per_row = math.max(1, math.min(nrest, 64 // (cols + 2)))
   local panels = {}
   for k = 0, nrest - 1 do
@@ -141,9 +134,9 @@ end
 -- opts.highlight(m, n, offset) is true, in thread 0's colour (to show a
 -- slice or a tile of the layout).  Layouts of rank 3 and more draw one
 -- panel per coordinate of their modes 2, 3, ...
-function M.layout(L, opts)
-  if core.rank(L) > 2 then return layout_slices(L, opts) end
-  local rows, cols = M.extent(L, "show")
+function M.layout(L, opts, op)
+  if core.rank(L) > 2 then return layout_slices(L, opts, op) end
+  local rows, cols = M.extent(L, op)
   local p = offsets_panel("", rows, cols, 0, 0, function(m, n)
     if cols > 1 then return L(m, n) end
     return L(m)
@@ -160,9 +153,10 @@ end
 -- its first owner "T# V#" in that thread's colour.  `flip` draws the tile
 -- transposed (an MMA's B, stored (n,k) but drawn k down, n across);
 -- `data` (a layout of the tile) gives the offsets shown on hover.
-function M.tv_panel(name, X, shape, row0, col0, data, flip, axes)
+function M.tv_panel(name, X, shape, row0, col0, data, flip, axes, op)
   local I, J = shape[1], shape[2]
-  require("cute.print").check_cells("show", X, core.size(I) * core.size(J))
+  limits.check("cells", op, limits.product(limits.size(I), limits.size(J)),
+    "cells", X)
   local owners = tv.owners(X, shape)
   local p = flip and M.panel(name, J, I, row0, col0, axes)
     or M.panel(name, I, J, row0, col0, axes)
@@ -186,24 +180,24 @@ end
 
 --- A TV layout over the tile `shape` (a table {M, N}), optionally of the
 -- data layout `opts.data`.
-function M.tv(X, shape, opts)
+function M.tv(X, shape, opts, op)
   if type(shape) ~= "table" or #shape ~= 2 then
-    E.raise(("show(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
-      :format(tostring(X)))
+    E.raise(("%s(%s): a TV layout needs its tile shape {M, N} (opts.tile)")
+      :format(op, tostring(X)))
   end
-  require("cute.print").check_cells("show", X, core.size(X))
+  limits.check("cells", op, limits.size(X), "cells", X)
   local title = { opts.title or ("TV layout " .. tostring(X) .. " over "
     .. core.tuple_tostring(shape)) }
   if opts.data then title[2] = "data layout " .. tostring(opts.data) end
   return { kind = "tv", title = title, legend = lane_legend(),
            tikz_comments = { "Layout TV: " .. tostring(X) },
            panels = { M.tv_panel("", X, shape, 0, 0, opts.data, false,
-                                 { "M", "N" }) } }
+                                 { "M", "N" }, op) } }
 end
 
 --- An MMA atom or tiled MMA: B (K x N) above C (M x N), A (M x K) to the
 -- left of C, as CuTe's print_latex(TiledMMA) lays them out.
-function M.mma(x, opts)
+function M.mma(x, opts, op)
   local atom = require "cute.atom"
   local A, B, C, Mt, Nt, Kt, head
   if atom.is_mma_atom(x) then
@@ -217,13 +211,16 @@ function M.mma(x, opts)
       "MMA_Atom", tostring(x.thr_layout_vmnk))
   end
   -- all three tiles before any panel is drawn
-  require("cute.print").check_cells("show", x,
-    core.size(Kt) * (core.size(Mt) + core.size(Nt))
-    + core.size(Mt) * core.size(Nt))
+  local m, n, k = limits.size(Mt), limits.size(Nt), limits.size(Kt)
+  limits.check("cells", op, limits.product(k, m + n) + limits.product(m, n),
+    "cells", x)
   local gap = Kt + 3
-  local pA = M.tv_panel("A", A, { Mt, Kt }, gap, 1, nil, false, { "M", "K" })
-  local pB = M.tv_panel("B", B, { Nt, Kt }, 1, gap, nil, true, { "K", "N" })
-  local pC = M.tv_panel("C", C, { Mt, Nt }, gap, gap, nil, false, { "M", "N" })
+  local pA = M.tv_panel("A", A, { Mt, Kt }, gap, 1, nil, false, { "M", "K" },
+                        op)
+  local pB = M.tv_panel("B", B, { Nt, Kt }, 1, gap, nil, true, { "K", "N" },
+                        op)
+  local pC = M.tv_panel("C", C, { Mt, Nt }, gap, gap, nil, false,
+                        { "M", "N" }, op)
   pA.tikz = { dr = 0, dc = -Kt - 1 }
   pB.tikz = { dr = -Kt - 1, dc = 0 }
   pC.tikz = { labels = "none" }
@@ -237,12 +234,13 @@ end
 
 --- A tiled copy: its source (S) and destination (D) partitionings of one
 -- tile, side by side.
-function M.copy(x, opts)
+function M.copy(x, opts, op)
   local shape = x.tiler_mn
-  require("cute.print").check_cells("show", x,
-    2 * core.size(shape[1]) * core.size(shape[2]))
+  limits.check("cells", op, limits.product(2, limits.size(shape[1]),
+    limits.size(shape[2])), "cells", x)
   local S, D = x:get_layoutS_TV(), x:get_layoutD_TV()
-  local pD = M.tv_panel("D", D, shape, 0, shape[2] + 3, nil, false, { "M", "N" })
+  local pD = M.tv_panel("D", D, shape, 0, shape[2] + 3, nil, false,
+                        { "M", "N" }, op)
   pD.tikz = { dc = shape[2] + 3, labels = "right" }
   return { kind = "copy",
     title = { opts.title or ("TiledCopy of %s, TiledLayout_TV %s")
@@ -251,7 +249,8 @@ function M.copy(x, opts)
     tikz_comments = { "Layout S TV: " .. tostring(S),
                       "Layout D TV: " .. tostring(D) },
     legend = lane_legend(),
-    panels = { M.tv_panel("S", S, shape, 0, 0, nil, false, { "M", "N" }), pD } }
+    panels = { M.tv_panel("S", S, shape, 0, 0, nil, false, { "M", "N" }, op),
+               pD } }
 end
 
 --- The extent of a model in cell units, labels included:

@@ -84,14 +84,15 @@ local function where(p, i)
 end
 
 --- The picture model of an Operation.
-function M.model(op, opts)
+function M.model(op, opts, call)
   local A, B, R = op.args[1], op.args[2], op.result
   local layouts = { A }
   if tiler.is_layout(B) then layouts[2] = B end
   layouts[#layouts + 1] = R
-  local cells = 0
-  for _, L in ipairs(layouts) do cells = cells + core.size(L) end
-  require("cute.limits").check("cells", "show", cells, "cells", op)
+  local limits = require "cute.limits"
+  local cells = 0  -- a float: a sum of sizes near 2^63 must not wrap
+  for _, L in ipairs(layouts) do cells = cells + limits.size(L) end
+  limits.check("cells", call or "show", cells, "cells", op)
   local panels, col0 = {}, 1
   for k, L in ipairs(layouts) do
     local name = k == #layouts and "R" or (k == 1 and "A" or "B")
