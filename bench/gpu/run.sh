@@ -3,7 +3,9 @@
 # (spec/lua/cuda_*_spec.lua, gemm_spec.lua, gemm_tiled_spec.lua,
 # gemm_sm90_spec.lua through bench/gpu/minibusted.lua, as the machine has
 # no busted), every example that uses cute.cuda (examples/*.lua naming it,
-# run as scripts with their default sizes), spec/c/test_cuda_threads (two
+# run as scripts with their default sizes), the API reference's ```lua gpu
+# blocks (build/docs/*_gpu*.lua, output checked against their text block
+# where the page has one), spec/c/test_cuda_threads (two
 # threads on the driver at once), then bench/gpu/bench.lua's
 # copy table, bench/gpu/gemm.lua's GEMM table (GEMM_SIZES, default "4096
 # 8192") and bench/gpu/gemm_sm90.lua's Hopper GEMM table (SM90_CASES,
@@ -16,7 +18,7 @@
 # driver and NVRTC (CUDA_HOME or /usr/local/cuda), not Lua: the runner is
 # build/vm/cutelua when it preloads cute.cuda.core, else the build's
 # bench/gpu/cutelua-gpu (cuda/CMakeLists.txt), both with Lua linked in.
-# Logs go to $OUT (if set) as specs.log, examples.log, bench.log,
+# Logs go to $OUT (if set) as specs.log, examples.log, docs.log, bench.log,
 # gemm.log and gemm_sm90.log.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -53,6 +55,22 @@ for ex in examples/*.lua; do
   "$runner" "$ex" 2>&1 | tee -a "$out/examples.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || failed+=("$ex")
 done
+echo "== the API reference's GPU examples (docs/api, \`\`\`lua gpu blocks) =="
+: >"$out/docs.log"
+for blk in "$build"/docs/*_gpu[0-9]*.lua; do
+  [ -e "$blk" ] || continue
+  name=$(basename "$blk" .lua)
+  got=$("$runner" "$blk" 2>&1)
+  rc=$?
+  want="${blk%.lua}.out"
+  if [ "$rc" -ne 0 ] || { [ -e "$want" ] && [ "$got" != "$(cat "$want")" ]; }; then
+    printf -- '-- %s FAILED (exit %s)\n%s\n' "$name" "$rc" "$got" | tee -a "$out/docs.log"
+    failed+=("docs/$name")
+  else
+    echo "-- $name ok" >>"$out/docs.log"
+  fi
+done
+echo "$(grep -c ' ok$' "$out/docs.log") GPU examples of the reference ok"
 echo "== two threads, each with its own use of the bridge =="
 if [ -x "$build/spec/c/test_cuda_threads" ]; then
   "$build/spec/c/test_cuda_threads" 2>&1 | tee "$out/threads.log"
