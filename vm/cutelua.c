@@ -465,9 +465,9 @@ static cutelua_status lookup_layout(cutelua_state *S, lookup *q) {
   return lst == LUA_OK ? CUTELUA_OK : failed_call(S, lst, CUTELUA_ETYPE);
 }
 
-cutelua_status cutelua_result_layout(cutelua_state *S, int i,
-                                     cutelua_layout *out) {
-  lookup q;
+/* The checks of the two result readers: a state, somewhere to write, and
+ * a result the last run returned. */
+static cutelua_status check_result(cutelua_state *S, int i, const void *out) {
   if (S == NULL || out == NULL)
     return S == NULL ? CUTELUA_EARG : fail(S, CUTELUA_EARG, "out is NULL");
   if (i < 1 || i > S->nresults) {
@@ -476,6 +476,15 @@ cutelua_status cutelua_result_layout(cutelua_state *S, int i,
              S->nresults);
     return fail(S, CUTELUA_EARG, buf);
   }
+  return CUTELUA_OK;
+}
+
+cutelua_status cutelua_result_layout(cutelua_state *S, int i,
+                                     cutelua_layout *out) {
+  lookup q;
+  cutelua_status st = check_result(S, i, out);
+  if (st != CUTELUA_OK)
+    return st;
   q.global = NULL;
   q.index = i;
   q.out = out;
@@ -579,14 +588,9 @@ static cutelua_status lookup_value(cutelua_state *S, value_lookup *q,
 
 cutelua_status cutelua_result(cutelua_state *S, int i, cutelua_value *out) {
   value_lookup q;
-  if (S == NULL || out == NULL)
-    return S == NULL ? CUTELUA_EARG : fail(S, CUTELUA_EARG, "out is NULL");
-  if (i < 1 || i > S->nresults) {
-    char buf[96];
-    snprintf(buf, sizeof buf, "no result %d: the last run returned %d", i,
-             S->nresults);
-    return fail(S, CUTELUA_EARG, buf);
-  }
+  cutelua_status st = check_result(S, i, out);
+  if (st != CUTELUA_OK)
+    return st;
   q.global = NULL;
   q.out = out;
   return lookup_value(S, &q, i);
