@@ -5,7 +5,9 @@
  * Coalesce is one pass over the flat leaves: size-1 modes vanish and a mode
  * (s1,d1) joins the previous (s0,d0) when d1 = s0*d0 in the same basis, so
  * that (s0,s1):(d0,s0*d0) = s0*s1:d0 on the integral domain.  Stride-0 runs
- * merge by the same rule (0 = s0*0).
+ * merge by the same rule (0 = s0*0).  Binary (F2) strides merge by it
+ * when s0 is a power of two (then c*d0 carry-less is c0*d0 ^ c1*(s0*d0)):
+ * (2,2):(F1,F2) -> 4:F1, but (3,2):(F1,F3) stays.
  *   (2,(1,6)):(1,(6,2))   -> 12:1
  *   ((4,3),5):((15,1),3)  -> (4,15):(15,1)
  */
@@ -30,7 +32,8 @@ static cute_status merge(int64_t *os, int64_t *od, cute_basis *oe, int n0,
     cute_basis ej = e[j];
     if (sj == 1) continue;
     if (m > n0 && MERGE_BASIS(dj, ej) == MERGE_BASIS(od[m - 1], oe[m - 1]) &&
-        !cute_mul(os[m - 1], od[m - 1], &next) && next == dj) {
+        !cute_mul(os[m - 1], od[m - 1], &next) && next == dj &&
+        (!(ej & CUTE_BASIS_F2) || !(os[m - 1] & (os[m - 1] - 1)))) {
       if (cute_mul(os[m - 1], sj, &os[m - 1])) return CUTE_EOVERFLOW;
       continue;
     }

@@ -59,6 +59,7 @@ typedef struct ctx {
   const cute_layout *A, *B;
   cute_span a;
   cute_error *err;
+  int f2; /* set when A or B has binary strides: linear_f2.c composes */
 } ctx;
 
 #define OP "composition"
@@ -80,18 +81,20 @@ static int64_t sat_mul(int64_t a, int64_t b)
 /* x = leaves [lo, hi) of A, coalesced on the extended domain, with r the
  * exclusive prefix product Sbar (saturated: a huge Sbar only ever means
  * "not reached").  An empty A is the zero function 1:0. */
-static void coalesce_extended(cute_leaves *x, const cute_layout *A, int lo,
-                              int hi)
+static int coalesce_extended(cute_leaves *x, const cute_layout *A, int lo,
+                             int hi)
 {
   int i;
   int64_t pre = 1;
+  cute_basis any = 0;
   x->n = hi - lo;
   for (i = 0; i < x->n; i++) {
     x->m[i].s = A->shape.v[lo + i];
     x->m[i].d = A->stride.v[lo + i];
-    x->m[i].e = A->stride.e[lo + i];
+    any |= x->m[i].e = A->stride.e[lo + i];
     x->m[i].r = 0; /* no index strides: merge on offsets only */
   }
+  if (any & CUTE_BASIS_F2) return 1;
   cute_leaves_merge(x, 1);
   /* A trailing size-1 mode that continues its predecessor adds nothing
    * even on the extended domain: (4,1):(1,4) is 4:1. */
@@ -110,6 +113,7 @@ static void coalesce_extended(cute_leaves *x, const cute_layout *A, int lo,
     x->m[i].r = pre;
     pre = sat_mul(pre, x->m[i].s);
   }
+  return 0;
 }
 
 /* Leaves [*lo, *hi) of the part of A that B's leaf k addresses: all of
@@ -294,10 +298,17 @@ static cute_status compose_leaf(const ctx *c, const cute_leaves *a,
 
 /* ------------------------------------------------------------ right side -- */
 
+/* Binary strides leave this file's algorithm (linear_f2.c composes). */
+static cute_status binary(ctx *c)
+{
+  c->f2 = 1;
+  return CUTE_ECODOMAIN;
+}
+
 /* All leaves of B, grouped by the mode of A they address (one group for an
  * integral B), each group sharing one coalesced target and one carry
  * budget. */
-static cute_status compose_leaves(const ctx *c, pieces *p)
+static cute_status compose_leaves(ctx *c, pieces *p)
 {
   const cute_tuple *bs = &c->B->shape, *bd = &c->B->stride;
   int n = bs->nleaf, k, j, lo, hi, ints = 0, bases = 0;
@@ -313,6 +324,7 @@ static cute_status compose_leaves(const ctx *c, pieces *p)
       p->cnt[k] = 1;
       put(p, bs->v[k], 0, 0); /* first, so the pool has room */
     } else if (bd->e[k] == 0) ints = 1;
+    else if (bd->e[k] & CUTE_BASIS_F2) return binary(c);
     else bases = 1;
   }
   if (ints && bases)
@@ -321,7 +333,7 @@ static cute_status compose_leaves(const ctx *c, pieces *p)
   for (k = 0; k < n; k++) {
     if (done[k]) continue;
     if ((st = target(c, k, &lo, &hi))) return st;
-    coalesce_extended(&a, c->A, lo, hi);
+    if (coalesce_extended(&a, c->A, lo, hi)) return binary(c);
     memset(acc, 0, a.n * sizeof acc[0]);
     for (j = k; j < n; j++) {
       if (done[j] || bd->e[j] != bd->e[k]) continue;
@@ -399,11 +411,14 @@ cute_status cute_composition(cute_layout *out, const cute_layout *A,
   c.A = A;
   c.B = B;
   c.err = err;
+  c.f2 = 0;
   c.a.tok0 = 0;
   c.a.tok1 = A->shape.ntok;
   c.a.leaf0 = 0;
   c.a.leaf1 = A->shape.nleaf;
-  if ((st = compose_leaves(&c, &p)) || (st = measure(&c, &p, &ntok, &depth)))
+  if ((st = compose_leaves(&c, &p)))
+    return c.f2 ? cute_f2_composition(out, A, B, err) : st;
+  if ((st = measure(&c, &p, &ntok, &depth)))
     return st;
   if (out == B) tok = memcpy(buf, B->shape.tok, nb);
   cute_scratch_start(out);
@@ -493,13 +508,16 @@ cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
   }
   c.A = A;
   c.err = NULL; /* messages come from mode_fail */
+  c.f2 = 0;
   cute_scratch_start(&r);
   r.shape.tok[r.shape.ntok++] = '(';
   for (i = 0; i < T->n; i++) {
     c.B = &T->mode[i];
     cute_tuple_span(&A->shape, i, &c.a); /* i < rank: it exists */
-    if ((st = compose_leaves(&c, &p)) ||
-        (st = measure(&c, &p, &ntok, &depth)))
+    if ((st = compose_leaves(&c, &p)) && c.f2)
+      return tiler_fail(err, st, A, T, i, "binary (F2) strides compose "
+                        "with a layout, not by a tiler's modes");
+    if (st || (st = measure(&c, &p, &ntok, &depth)))
       return mode_fail(err, st, A, T, i);
     /* p.n: the pool holds exactly this mode's leaves. */
     if (overfull(&r, ntok, p.n, depth, why, sizeof why))

@@ -109,9 +109,15 @@ cute_status cute_fail(cute_error *err, cute_status code, const char *fmt, ...)
  * CUTE_BASIS1(1) and the nested E<0,1> (mode 0, sub-mode 1) has path (0,1)
  * and prints as 1@1@0 (innermost index first, as CuTe prints it). */
 typedef uint32_t cute_basis;
-#define CUTE_BASIS_LEN(b)     ((int)((b) & 0xffu))
+#define CUTE_BASIS_LEN(b)     ((int)((b) & 0x7fu))
 #define CUTE_BASIS_AT(b, k)   ((int)(((b) >> (8 * ((k) + 1))) & 0xffu))
 #define CUTE_BASIS1(i)        ((cute_basis)(1u | ((uint32_t)(i) << 8)))
+/* Bit 0x80 of byte 0 marks a binary (F2) stride, the paper's f_d (2.4.4,
+ * Table 1), printed F<d> as the reference pycute prints its F2 scalars:
+ * its leaves combine by XOR, and a coordinate c contributes the carry-less
+ * product c*d (the XOR of d<<j over the set bits j of c), so
+ * (4,4):(F1,F5) = ((2,2),(2,2)):((F1,F2),(F5,F10)).  Its path is empty. */
+#define CUTE_BASIS_F2         ((cute_basis)0x80u)
 
 typedef struct cute_tuple {
   uint8_t ntok;                      /* tokens used in tok[]          */
@@ -213,6 +219,11 @@ cute_status cute_layout_identity(cute_layout *L, const cute_tuple *shape,
 
 /* Does any stride leaf carry a basis (coordinate codomain)? */
 int cute_layout_has_basis(const cute_layout *L);
+/* Does any stride leaf carry a binary (F2) stride F<d>?  Such a layout
+ * (CUTE_BASIS_F2) evaluates, coalesces, composes (A o B with A binary)
+ * and inverts (a bijection onto [0, N)) as the paper's binary layout;
+ * every other operation refuses it with CUTE_ECODOMAIN or CUTE_EINVAL. */
+int cute_layout_is_f2(const cute_layout *L);
 int cute_layout_equal(const cute_layout *a, const cute_layout *b);
 
 /* Evaluation.  `index` form requires an integral codomain.  The general form
@@ -725,6 +736,12 @@ cute_status cute_linear_from_composed(cute_linear *out, const cute_composed *C,
  * @post out->sw(out->layout(i)) = A(i) for every packed input i. */
 cute_status cute_linear_to_composed(cute_composed *out, int *swizzled,
                                     const cute_linear *A, cute_error *err);
+/* from_linear with binary strides (CUTE_BASIS_F2): the same modes, each
+ * basis g a leaf 2:F<g>, which XOR as a linear layout does -- so every
+ * linear layout has this form, with no swizzle and no condition.
+ * @post out(i) = A(i) for every packed input i. */
+cute_status cute_linear_to_binary(cute_layout *out, const cute_linear *A,
+                                  cute_error *err);
 
 /* Text: Triton's LinearLayout::toString form, one basis a line,
  *    - register=1 -> (0, 1)

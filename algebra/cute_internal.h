@@ -79,4 +79,19 @@ int cute_linear_is_tv(const cute_linear *A);
 #define CUTE_OVERFLOW(err, what) \
   cute_fail((err), CUTE_EOVERFLOW, "%s: 64-bit overflow", (what))
 
+/* Binary (F2) strides (linear_f2.c): the paths of evaluation, composition
+ * and the inverses that layout.c, composition.c and inverse.c take for a
+ * layout with a stride F<d>. */
+/* Every stride binary (F<d>, d >= 0, no path) or the integer 0. */
+cute_status cute_f2_check(const cute_layout *L, const char *op,
+                          cute_error *err);
+cute_status cute_f2_eval_index(const cute_layout *L, int64_t index,
+                               int64_t *out, cute_error *err);
+cute_status cute_f2_inner_product(cute_tuple *out, const int64_t *c,
+                                  const cute_layout *L, cute_error *err);
+cute_status cute_f2_composition(cute_layout *out, const cute_layout *A,
+                                const cute_layout *B, cute_error *err);
+cute_status cute_f2_inverse(cute_layout *out, const cute_layout *L,
+                            const char *op, cute_error *err);
+
 #endif /* CUTE_INTERNAL_H */

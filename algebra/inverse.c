@@ -70,6 +70,8 @@ static cute_status right_fn(cute_leaves *res, cute_leaves *sel,
 cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
                                cute_error *err)
 {
+  if (cute_layout_is_f2(L))
+    return cute_f2_inverse(out, L, "right_inverse", err);
   return cute_leaves_apply(out, L, "right_inverse", right_fn, NULL,
                            CUTE_LEAVES_POSITIVE, err);
 }
@@ -110,6 +112,8 @@ static cute_status left_fn(cute_leaves *res, cute_leaves *sel,
 cute_status cute_left_inverse(cute_layout *out, const cute_layout *L,
                               cute_error *err)
 {
+  if (cute_layout_is_f2(L))
+    return cute_f2_inverse(out, L, "left_inverse", err);
   return cute_leaves_apply(out, L, "left_inverse", left_fn, NULL,
                            CUTE_LEAVES_POSITIVE, err);
 }

@@ -166,7 +166,9 @@ static cute_status not_integral(const cute_layout *L, const char *op,
                                 cute_error *err)
 {
   return cute_fail_op(err, CUTE_ECODOMAIN, op, L, NULL,
-                      "needs an integral codomain (strides are bases)");
+                      cute_layout_is_f2(L)
+                          ? "is not defined for binary (F2) strides"
+                          : "needs an integral codomain (strides are bases)");
 }
 
 cute_status cute_layout_eval_index(const cute_layout *L, int64_t index,
@@ -179,7 +181,9 @@ cute_status cute_layout_eval_index(const cute_layout *L, int64_t index,
   if (n > CUTE_MAX_LEAVES || L->stride.nleaf != n)
     return cute_fail(err, CUTE_EINVAL, "layout: malformed (leaf counts)");
   for (k = 0; k < n; k++) {
-    if (e[k] != 0) return not_integral(L, "layout", err);
+    if (e[k] != 0)
+      return e[k] & CUTE_BASIS_F2 ? cute_f2_eval_index(L, index, out, err)
+                                  : not_integral(L, "layout", err);
     if (k == n - 1) {
       c = i;
     } else if (s[k] <= 0) {
@@ -254,6 +258,8 @@ static cute_status inner_product(cute_tuple *out, const int64_t *c,
   int64_t r = 0, x;
   cute_status st;
   for (k = 0; k < n; k++) {
+    if (L->stride.e[k] & CUTE_BASIS_F2)
+      return cute_f2_inner_product(out, c, L, err);
     if (cute_mul(c[k], L->stride.v[k], &x))
       return cute_fail_op(err, CUTE_EOVERFLOW, "layout", L, NULL,
                           "64-bit overflow");

@@ -118,6 +118,11 @@ static cute_status components(const cute_leaves *x, int *ncomp, const char *op,
     cute_basis e = x->m[i].e;
     if (x->m[i].d == 0) continue;
     if (e == 0) { ints = 1; continue; }
+    if (e & CUTE_BASIS_F2)
+      return cute_fail_op(err, CUTE_ECODOMAIN, op, L, NULL, "is not "
+                          "defined for binary (F2) strides (only evaluation, "
+                          "coalesce, composition and the inverse of a "
+                          "bijection are)");
     if (CUTE_BASIS_LEN(e) != 1)
       return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
                           "nested basis strides (a@i@j) are not supported");

@@ -6,7 +6,8 @@
  * the bit-steps d, 2d, ..., 2^(n-1) d: its coordinate c = sum of bits
  * 2^j gives c*d = sum of those steps.  The layout sums the steps of all
  * leaves, and a sum is the XOR of its terms exactly when no two terms share
- * a bit: that is the condition checked here, both ways.
+ * a bit: that is the condition checked here, both ways.  A layout with
+ * binary strides F<d> (linear_f2.c) XORs its steps already: no condition.
  */
 #include "cute_internal.h"
 
@@ -77,7 +78,7 @@ static cute_status collect_steps(step *st, int *n, const cute_composed *C,
     cute_tuple_span(&L->shape, i, &sp);
     for (l = sp.leaf0; l < sp.leaf1; l++) {
       int64_t s = L->shape.v[l], d = L->stride.v[l];
-      cute_basis e = L->stride.e[l];
+      cute_basis e = L->stride.e[l] & ~CUTE_BASIS_F2;
       int bits = log2_exact(s);
       if (bits < 0)
         return to_lin_fail(err, C, CUTE_EINVAL, "mode %d: leaf %d of shape "
@@ -140,8 +141,14 @@ cute_status cute_linear_from_composed(cute_linear *out, const cute_composed *C,
   if (C->offset != 0)
     return to_lin_fail(err, C, CUTE_EINVAL, "the offset %lld is "
                        "affine, not linear", (long long)C->offset);
-  if ((s = collect_steps(st, &n, C, err)) || (s = check_disjoint(st, n, C, err)))
+  if (cute_layout_is_f2(&C->layout)) {
+    if ((s = cute_f2_check(&C->layout, "to_linear", err)) ||
+        (s = collect_steps(st, &n, C, err)))
+      return s;
+  } else if ((s = collect_steps(st, &n, C, err)) ||
+             (s = check_disjoint(st, n, C, err))) {
     return s;
+  }
   for (k = 0; k < n; k++) {
     if (st[k].comp >= CUTE_LINEAR_MAX_DIMS)
       return to_lin_fail(err, C, CUTE_ELIMIT, "basis index %d past %d "
@@ -270,9 +277,10 @@ static int find_swizzle(cute_swizzle *sw, uint64_t *g, const uint64_t *f,
 }
 
 /* Appends one mode: the leaves 2:g of bits [k0, k1), merged where a step
- * continues the last leaf (2:g then 2:2g is 4:g; 2:0 then 2:0 is 4:0). */
+ * continues the last leaf (2:g then 2:2g is 4:g; 2:0 then 2:0 is 4:0),
+ * their strides of kind e (0 integer, CUTE_BASIS_F2 binary). */
 static cute_status push_mode(cute_layout *L, const uint64_t *g, int k0, int k1,
-                             int alone, cute_error *err)
+                             int alone, cute_basis e, cute_error *err)
 {
   int64_t s[CUTE_LINEAR_MAX_BITS], d[CUTE_LINEAR_MAX_BITS];
   int n = 0, k, i;
@@ -286,6 +294,7 @@ static cute_status push_mode(cute_layout *L, const uint64_t *g, int k0, int k1,
   if (alone && n == 1) {
     cute_tuple_int(&L->shape, s[0]);
     cute_tuple_int(&L->stride, d[0]);
+    L->stride.e[0] = e;
     return CUTE_OK;
   }
   if (n > 1 && ((st = cute_tuple_open(&L->shape, err)) ||
@@ -293,7 +302,7 @@ static cute_status push_mode(cute_layout *L, const uint64_t *g, int k0, int k1,
     return st;
   for (i = 0; i < n; i++)
     if ((st = cute_tuple_leaf(&L->shape, s[i], 0, err)) ||
-        (st = cute_tuple_leaf(&L->stride, d[i], 0, err)))
+        (st = cute_tuple_leaf(&L->stride, d[i], e, err)))
       return st;
   if (n > 1 && ((st = cute_tuple_close(&L->shape, err)) ||
                 (st = cute_tuple_close(&L->stride, err))))
@@ -302,7 +311,7 @@ static cute_status push_mode(cute_layout *L, const uint64_t *g, int k0, int k1,
 }
 
 static cute_status build(cute_layout *L, const cute_linear *A,
-                         const uint64_t *g, cute_error *err)
+                         const uint64_t *g, cute_basis e, cute_error *err)
 {
   int i, k0 = 0, nmode = cute_linear_is_tv(A) ? 2 : A->nin;
   cute_status st;
@@ -313,12 +322,13 @@ static cute_status build(cute_layout *L, const cute_linear *A,
     return st;
   if (cute_linear_is_tv(A)) {  /* ((lane, warp), register): thread bits, value bits */
     int r = A->in[0].bits, t = r + A->in[1].bits + A->in[2].bits;
-    if ((st = push_mode(L, g, r, t, 0, err)) ||
-        (st = push_mode(L, g, 0, r, 0, err)))
+    if ((st = push_mode(L, g, r, t, 0, e, err)) ||
+        (st = push_mode(L, g, 0, r, 0, e, err)))
       return st;
   } else {
     for (i = 0; i < A->nin; i++) {
-      if ((st = push_mode(L, g, k0, k0 + A->in[i].bits, nmode == 1, err)))
+      if ((st = push_mode(L, g, k0, k0 + A->in[i].bits, nmode == 1, e,
+                          err)))
         return st;
       k0 += A->in[i].bits;
     }
@@ -351,10 +361,23 @@ cute_status cute_linear_to_composed(cute_composed *out, int *swizzled,
   out->offset = 0;
   *swizzled = out->sw.b > 0;
   if (out->sw.b == 0) out->sw.m = out->sw.s = 0;
-  if ((st = build(&out->layout, A, g, err))) goto fail;
+  if ((st = build(&out->layout, A, g, 0, err))) goto fail;
   return CUTE_OK;
 fail:
   cute_linear_print_compact(A, text, sizeof text);
   cute_error_prefix(err, "from_linear", text, (char *)NULL);
+  return st;
+}
+
+cute_status cute_linear_to_binary(cute_layout *out, const cute_linear *A,
+                                  cute_error *err)
+{
+  char text[CUTE_MAX_TEXT];
+  cute_status st;
+  if ((st = cute_linear_check(A, err)) ||
+      (st = build(out, A, A->basis, CUTE_BASIS_F2, err))) {
+    cute_linear_print_compact(A, text, sizeof text);
+    cute_error_prefix(err, "from_linear", text, (char *)NULL);
+  }
   return st;
 }

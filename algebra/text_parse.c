@@ -3,7 +3,7 @@
  *
  * Grammar (whitespace -- space, tab, CR, LF -- allowed between any tokens):
  *     tuple    ::= leaf | '(' [ tuple { ',' tuple } ] ')'
- *     leaf     ::= '_' | count { '@' index }
+ *     leaf     ::= '_' | count { '@' index } | 'F' uint
  *     count    ::= int [ '/' uint ]
  *     layout   ::= tuple [ ':' tuple ]       bare shape = compact col-major
  *     swizzle  ::= 'Sw' '<' int ',' int ',' int '>'
@@ -13,7 +13,8 @@
  * innermost first, as the printer writes them, so "1@1@0" is E<0,1>
  * (path (0,1)) and "1@0@1" is path (1,0).  A fraction a/b is accepted
  * only when b divides a ("4/2@0" is 2@0): a non-integral stride must
- * never reach the algebra.
+ * never reach the algebra.  `F5` is the binary (F2) stride f_5 (cute.h,
+ * CUTE_BASIS_F2), spelled as pycute prints its F2 scalars.
  *
  * Tuples are parsed without recursion: the builder of tuple.c keeps the
  * nesting and checks the limits, and the parser only counts open groups,
@@ -240,6 +241,10 @@ static cute_status read_leaf(parser *P, int64_t *v, cute_basis *e)
     *e = 0;
     return CUTE_OK;
   }
+  if (accept(P, 'F')) {
+    *e = CUTE_BASIS_F2;
+    return read_digits(P, P->p, v);
+  }
   if ((st = read_int(P, v)) != CUTE_OK)
     return st;
   if (accept(P, '/') && (st = read_uint(P, &den)) != CUTE_OK)
@@ -261,7 +266,8 @@ static cute_status read_leaf(parser *P, int64_t *v, cute_basis *e)
 
 static int starts_leaf(const char *p)
 {
-  return is_digit(p[0]) || p[0] == '_' || (p[0] == '-' && is_digit(p[1]));
+  return is_digit(p[0]) || p[0] == '_' || (p[0] == '-' && is_digit(p[1])) ||
+         (p[0] == 'F' && is_digit(p[1]));
 }
 
 /* One element: a leaf, or '(' which opens a group (depth + 1). */

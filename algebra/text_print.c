@@ -84,6 +84,7 @@ static void sink_leaf(text_sink *o, int64_t v, cute_basis e)
     sink_char(o, '_');
     return;
   }
+  if (e & CUTE_BASIS_F2) sink_char(o, 'F');
   sink_int(o, v);
   if (len > CUTE_MAX_BASIS_DEPTH)
     len = CUTE_MAX_BASIS_DEPTH;

@@ -161,7 +161,10 @@ static void push_limits(lua_State *L)
     {"leaves", CUTE_MAX_LEAVES}, {"tokens", CUTE_MAX_TOKENS},
     {"depth", CUTE_MAX_DEPTH}, {"basis_depth", CUTE_MAX_BASIS_DEPTH},
     {"basis_index", CUTE_MAX_BASIS_INDEX}, {"tiler", CUTE_MAX_TILER},
-    {"text", CUTE_MAX_TEXT}, {"walk", CUTE_MAX_WALK}};
+    {"text", CUTE_MAX_TEXT}, {"walk", CUTE_MAX_WALK},
+    {"linear_dims", CUTE_LINEAR_MAX_DIMS},
+    {"linear_bits", CUTE_LINEAR_MAX_BITS},
+    {"linear_name", CUTE_LINEAR_NAME - 1}};
   size_t i;
   lua_createtable(L, 0, sizeof limits / sizeof limits[0]);
   for (i = 0; i < sizeof limits / sizeof limits[0]; i++) {

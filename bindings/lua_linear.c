@@ -82,14 +82,25 @@ static int l_to_linear(lua_State *L)
   return 1;
 }
 
-/* cute.from_linear(A) -> Layout, or ComposedLayout when a swizzle is
- * factored out */
+/* cute.from_linear(A [, {binary = true}]) -> Layout, or ComposedLayout
+ * when a swizzle is factored out; with binary, a Layout of F2 strides */
 static int l_from_linear(lua_State *L)
 {
   cute_linear buf;
   cute_composed C;
   cute_error err;
-  int swizzled;
+  int swizzled, binary = 0;
+  if (!lua_isnoneornil(L, 2)) {
+    luaL_checktype(L, 2, LUA_TTABLE);
+    binary = lua_getfield(L, 2, "binary") != LUA_TNIL && lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  if (binary) {
+    if (cute_linear_to_binary(&C.layout, linear_arg(L, 1, &buf), &err))
+      return cutelua_error(L, &err);
+    cutelua_pushlayout(L, &C.layout);
+    return 1;
+  }
   if (cute_linear_to_composed(&C, &swizzled, linear_arg(L, 1, &buf), &err))
     return cutelua_error(L, &err);
   if (swizzled) cutelua_pushcomposed(L, &C);

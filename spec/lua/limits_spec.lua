@@ -27,6 +27,9 @@ describe("cute.limits", function()
     assert.same({32, 96, 8, 3, 254, 32, 4096, 1 << 24},
       {l.leaves, l.tokens, l.depth, l.basis_depth, l.basis_index, l.tiler,
        l.text, l.walk})
+    assert.same({6, 32, 15}, {l.linear_dims, l.linear_bits, l.linear_name})
+    assert.matches("CUTE_LINEAR_MAX_BITS", select(2, pcall(function()
+      l.linear_bits = 64 end)))
     assert.equal(l, require "cute.limits")
   end)
 

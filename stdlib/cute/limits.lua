@@ -18,8 +18,11 @@
 --   leaves 32, tokens 96, depth 8, basis_depth 3, basis_index 254,
 --   tiler 32, text 4096 (algebra/cute.h: CUTE_MAX_*, CUTE_ELIMIT errors);
 --   walk 2^24 (CUTE_MAX_WALK: the cosize of a swizzled layout is exact up
---   to it, an upper bound beyond); cute.cuda.limits has the bridge's
---   (cuda/cute_cuda.h: check 2^28 elements of cuda.check_copy, includes
+--   to it, an upper bound beyond); a linear layout's linear_dims 6 input
+--   and output dims each, linear_bits 32 input and output bits each,
+--   linear_name 15 characters a dim's name (CUTE_LINEAR_MAX_DIMS,
+--   CUTE_LINEAR_MAX_BITS, CUTE_LINEAR_NAME less its NUL); cute.cuda.limits
+--   has the bridge's (cuda/cute_cuda.h: check 2^28 elements of cuda.check_copy, includes
 --   1024 and include_depth 16 headers keyed for the disk cache).
 --
 -- What is not capped, and why.  Everything else in the stdlib loops over
@@ -105,8 +108,11 @@ setmetatable(M, {
       end
       values[k] = v
     elseif values[k] then
-      E.raise(("cute.limits.%s is CUTE_MAX_%s of the C library, for "
-        .. "reading: it cannot change"):format(k, k:upper()))
+      local lin = k:match("^linear_(.*)")
+      local cname = lin == "name" and "CUTE_LINEAR_NAME"
+        or lin and "CUTE_LINEAR_MAX_" .. lin:upper() or "CUTE_MAX_" .. k:upper()
+      E.raise(("cute.limits.%s is %s of the C library, for "
+        .. "reading: it cannot change"):format(k, cname))
     else
       E.raise(("cute.limits has no limit %s"):format(tostring(k)))
     end
