@@ -50,8 +50,9 @@ describe("cute.limits", function()
       for name in pairs(cute.limits) do names[#names + 1] = name end
       table.sort(names)
       assert.same({"basis_depth", "basis_index", "cells", "check", "depth",
-                   "leaves", "product", "size", "text", "tiler", "tokens",
-                   "visit", "walk"}, names)
+                   "leaves", "linear_bits", "linear_dims", "linear_name",
+                   "product", "size", "text", "tiler", "tokens", "visit",
+                   "walk"}, names)
     end)
 
   it("keeps cute.print.max_cells as the old name of cells", function()
