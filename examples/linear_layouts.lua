@@ -111,3 +111,20 @@ for _, s in ipairs { { "row-major", cute.layout_right { 32, 32 } },
   print(("column read, %s: %s"):format(s[1],
     tostring(picture.bank_conflicts(s[2], cute.layout "(32,32):(1,32)", {}))))
 end
+
+-- 7. Binary (F2) strides: the paper's binary layouts are CuTe layouts whose
+-- strides XOR.  The swizzled tile of section 3 is one such layout, and
+-- any linear layout has this form, even one no swizzle separates.
+local sw = cute.layout "Sw<3,4,3> o 0 o (8,128):(128,1)"
+print("binary form of " .. tostring(sw) .. ": "
+      .. tostring(cute.from_linear(cute.to_linear(sw), { binary = true })))
+print("paper Table 4: " .. tostring(cute.composition(cute.layout "(8,8):(F1,F9)",
+                                                      cute.layout "((4,8),2):((16,1),8)")))
+print("no swizzle, binary: "
+      .. tostring(cute.from_linear("{a = [[3], [5], [6]]}", { binary = true })))
+
+-- 8. The plan of a conversion: shfl rounds between lanes, or a shared-memory
+-- trip through a tile swizzled so that neither side bank-conflicts.
+local plan = cute.conversion_plan(C80, T)
+print(("conversion_plan(mma C, transposed): %s in %d rounds (fewest: %d)")
+      :format(plan.kind, #plan.rounds, plan.lower_bound))

@@ -445,6 +445,129 @@ describe("conversion(src, dst): what moving a tensor between TV layouts takes",
   end)
 end)
 
+describe("conversion_plan(src, dst): the shuffles or the shared-memory trip",
+         function()
+  -- Applies the plan to registers holding a random value per element and
+  -- checks every dst register gets its element's value.
+  local function check(src, dst, plan, seed)
+    local g, val = R.new(seed), {}
+    local R0, lanes = src:in_dims()[1][2], src:in_dims()[2][2]
+    local Rd, T = dst:in_dims()[1][2], in_size(src) // R0
+    local reg = {}
+    for t = 0, T - 1 do
+      reg[t] = {}
+      for r = 0, R0 - 1 do
+        local e = apply(src, r + R0 * t)
+        val[e] = val[e] or g:int(0, 1 << 30)
+        reg[t][r] = val[e]
+      end
+    end
+    local out = {}
+    for t = 0, T - 1 do out[t] = {} end
+    if plan.kind == "shared" then
+      local mem = {}
+      for t = 0, T - 1 do
+        for r = 0, R0 - 1 do mem[plan.smem(plan.store(t, r))] = reg[t][r] end
+      end
+      for t = 0, T - 1 do
+        for r = 0, Rd - 1 do out[t][r] = mem[plan.smem(plan.load(t, r))] end
+      end
+    else
+      for t = 0, T - 1 do
+        for _, mv in ipairs(plan.moves[t]) do out[t][mv.dst] = reg[t][mv.src] end
+      end
+      for _, round in ipairs(plan.rounds) do
+        for t, dr in pairs(round.dst) do
+          local from = t // lanes * lanes + round.lane[t]
+          R.ok(plan.kind == "shuffle", "a registers plan has no rounds")
+          out[t][dr] = reg[from][round.send[from]]
+        end
+      end
+    end
+    for t = 0, T - 1 do
+      for r = 0, Rd - 1 do
+        R.eq(out[t][r], val[apply(dst, r + Rd * t)], "%s plan %s -> %s: thread %d "
+             .. "register %d", plan.kind, src:compact(), dst:compact(), t, r)
+      end
+    end
+  end
+
+  it("reproduces dst on random power-of-two TV layouts", function()
+    local g = R.new(77)
+    local count, tight = { registers = 0, shuffle = 0, shared = 0 }, 0
+    for i = 1, 1000 do
+      local outs = dims(g, { "dim0", "dim1" }, 2)
+      local lane, warp = g:int(0, 3), g:int(0, 2)
+      local src = cute.linear_layout(linear_text(g,
+        { { "register", g:int(0, 2) }, { "lane", lane }, { "warp", warp } }, outs))
+      local n, image = in_size(src), 0
+      local dst = cute.linear_layout(linear_text(g,
+        { { "register", g:int(0, 2) }, { "lane", lane }, { "warp", warp } }, outs,
+        function(_, _, j, o)  -- dst holds what src holds: images under src
+          if j == 1 then image = apply(src, g:int(0, n - 1)) end
+          local shift = j == 1 and 0 or outs[1][2]
+          return image >> shift & ((1 << o[2]) - 1)
+        end))
+      local ok, plan = pcall(cute.conversion_plan, src, dst)
+      if ok then
+        check(src, dst, plan, i)
+        count[plan.kind] = count[plan.kind] + 1
+        if plan.kind ~= "shared" then
+          R.ok(#plan.rounds >= plan.lower_bound, "rounds below the bound")
+          if #plan.rounds == plan.lower_bound then tight = tight + 1 end
+        end
+      else
+        error(plan)
+      end
+    end
+    assert.is_true(count.registers > 20 and count.shuffle > 20 and count.shared > 20)
+    -- the greedy schedule meets the lower bound on almost every shuffle
+    assert.is_true(tight >= 0.9 * (count.registers + count.shuffle))
+  end)
+
+  it("plans the SM80 mma.sync and SM90 wgmma pairs without bank conflicts",
+     function()
+    local groups = {}
+    for _, name in ipairs(catalog.names) do
+      local e = catalog[name]
+      if e.kind == "mma" and name:match "^SM[89]0_" then
+        local m, n, k = e.shape_mnk[1], e.shape_mnk[2], e.shape_mnk[3]
+        for op, tile in pairs { A = { m, k }, B = { n, k }, C = { m, n } } do
+          local ok, A = pcall(cute.to_linear, cute.layout(e[op]),
+                              { tv = true, tile = tile })
+          if ok and tile[1] * tile[2] <= 64 * 16 then
+            local key = table.concat(tile, "x") .. "/" .. A:in_dims()[3][2]
+            local g = groups[key] or { n = 0 }
+            groups[key] = g
+            if not g[tostring(A)] and g.n < 2 then
+              g[tostring(A)], g.n = A, g.n + 1
+            end
+          end
+        end
+      end
+    end
+    local planned = 0
+    for _, g in pairs(groups) do
+      g.n = nil
+      for _, src in pairs(g) do
+        for _, dst in pairs(g) do
+          local ok, plan = pcall(cute.conversion_plan, src, dst)
+          if ok then
+            check(src, dst, plan, planned)
+            planned = planned + 1
+            if plan.kind == "shared" then
+              assert.same({ 1, 1 }, { plan.store_conflicts, plan.load_conflicts })
+            else
+              assert.equal(plan.lower_bound, #plan.rounds)
+            end
+          end
+        end
+      end
+    end
+    assert.is_true(planned > 20, planned)
+  end)
+end)
+
 describe("Triton's text", function()
   it("prints as LinearLayout::toString and parses back, both forms", function()
     local A = cute.to_linear(cute.layout "((4,8),(2,2)):((32,1),(16,8))",
@@ -534,6 +657,10 @@ describe("examples/linear_layouts.lua", function()
       "imported shared layout as CuTe: Sw<5,0,5> o 0 o (32,32):(32,1)",
       "column read, Triton's form: bank conflicts of Sw<5,0,5> o 0 o (32,32):(32,1)",
       "worst 1-way",
+      "binary form of Sw<3,4,3> o 0 o (8,128):(128,1): (8,128):(F144,F1)",
+      "paper Table 4: ((4,8),2):((F18,F1),F9)",
+      "no swizzle, binary: (2,2,2):(F3,F5,F6)",
+      "conversion_plan(mma C, transposed): shuffle in 4 rounds (fewest: 4)",
     } do
       assert(text:find(want, 1, true), "the example prints " .. want)
     end
