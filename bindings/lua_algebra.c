@@ -85,7 +85,7 @@ static int l_composition(lua_State *L)
   cute_composed *C = A ? NULL : cutelua_testcomposed(L, 1);
   const cute_layout *B;
   cute_error err;
-  if (!A && !C && !luaL_testudata(L, 1, CUTELUA_SWIZZLE))
+  if (!A && !C && !cutelua_testclass(L, 1, CUTELUA_CLASS_SWIZZLE))
     return luaL_typeerror(L, 1, "cute.Layout, cute.Swizzle or "
                                 "cute.ComposedLayout");
   if (A && (cutelua_isunderscore(L, 2) || (lua_type(L, 2) == LUA_TTABLE &&
