@@ -182,7 +182,7 @@ static void read_at(reader *r, int idx, int depth)
   add_tok(r, 'L');
 }
 
-/* The tiler at targ into *T (A, a Layout, at index 1). */
+/* The tiler at targ into *T (A, a Layout the caller checked, at index 1). */
 static void check_tiler(lua_State *L, int targ, cute_tiler *T,
                         const char *op)
 {
@@ -193,7 +193,6 @@ static void check_tiler(lua_State *L, int targ, cute_tiler *T,
   r.targ = targ;
   T->n = 0;
   T->ntok = 0;
-  cutelua_checklayout(L, 1);
   read_at(&r, targ, 0);
 }
 
