@@ -404,7 +404,10 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
  *   (8,8):(9,1) / 4:1@0 = A o (4:1@0, (2,8):(4@0,1@1)) = (4,(2,8)):(9,(36,1))
  * Errors name the call, then the step that failed:
  *   "logical_divide(A, <T>): composition(...): ... condition violated".
- * @post size(out) = size(A); logical: out(i) ranges over A's image. */
+ * @post size(out) = size(B) size(B*) (by mode for lists): size(A) when B
+ *       tiles A, more when size(B) does not divide it, as in CuTe:
+ *       12:1 / 5:1 = (5,3):(1,5), A's extended domain; logical:
+ *       out(i) = A((B, B*)(i)). */
 cute_status cute_logical_divide(cute_layout *out, const cute_layout *A,
                                 const cute_tiler *T, cute_error *err);
 cute_status cute_zipped_divide(cute_layout *out, const cute_layout *A,
@@ -463,6 +466,16 @@ cute_status cute_local_partition(cute_layout *out, cute_tuple *offset,
                                  const cute_layout *A, const cute_layout *thr,
                                  int64_t index, const cute_tuple *proj,
                                  cute_error *err);
+/* flat_coord: the coordinate of thread `index` in the thread layout t, one
+ * integer per top-level mode (CuTe's get_flat_coord, what local_partition
+ * slices at): each leaf's (index / stride) mod shape, 0 for stride 0, then
+ * each mode's leaf coordinates combined colexicographically; an integer
+ * for an integer-shaped t.  Integral strides only (CUTE_ECODOMAIN).
+ *   flat_coord((2,16,16):(1,2,32), 37) = (1,2,1)
+ *   flat_coord(((4,8),2):((16,1),8), 5) = (20,0)
+ * @post local_partition(A, t, index) slices at (flat_coord(t, index), _) */
+cute_status cute_layout_flat_coord(cute_tuple *c, const cute_layout *t,
+                                   int64_t index, cute_error *err);
 
 /* Complement (paper 3.5): disjoint from A, strictly increasing image; with
  * cotarget > 0 the pair (A, A*) covers [0, cotarget) (ceil); with cotarget
