@@ -1,8 +1,8 @@
 /*
  * lua_tiler.c -- tilers from Lua values, and the operations that take
- * them: composition by a tiler, the divides, the products, local_tile and
- * local_partition of cute.core (the algebra does all of it: tiler.c,
- * divide.c, product.c, partition.c).
+ * them: composition by a tiler, the divides, the products, local_tile,
+ * local_partition and its flat_coord of cute.core (the algebra does all
+ * of it: tiler.c, divide.c, product.c, partition.c).
  *
  * A Lua tiler is a Layout, an integer n (the layout n:1), the marker `_`,
  * or a list table of tilers applied mode by mode ({4, {2, _}}).  A value
@@ -182,7 +182,7 @@ static void read_at(reader *r, int idx, int depth)
   add_tok(r, 'L');
 }
 
-/* The tiler at targ into *T (A, a Layout, at index 1). */
+/* The tiler at targ into *T (A, a Layout the caller checked, at index 1). */
 static void check_tiler(lua_State *L, int targ, cute_tiler *T,
                         const char *op)
 {
@@ -193,7 +193,6 @@ static void check_tiler(lua_State *L, int targ, cute_tiler *T,
   r.targ = targ;
   T->n = 0;
   T->ntok = 0;
-  cutelua_checklayout(L, 1);
   read_at(&r, targ, 0);
 }
 
@@ -355,6 +354,20 @@ static int l_local_partition(lua_State *L)
   return 2;
 }
 
+/* flat_coord(thr, index) -> thread index's coordinate in thr, one
+ * integer per mode (CuTe's get_flat_coord; what local_partition slices). */
+static int l_flat_coord(lua_State *L)
+{
+  cute_layout *thr = cutelua_checklayout(L, 1);
+  lua_Integer index = luaL_checkinteger(L, 2);
+  cute_tuple c;
+  cute_error err;
+  if (cute_layout_flat_coord(&c, thr, (int64_t)index, &err))
+    return cutelua_error(L, &err);
+  cutelua_pushtuple(L, &c);
+  return 1;
+}
+
 void cutelua_open_tiler(lua_State *L)
 {
   static const luaL_Reg funcs[] = {
@@ -371,6 +384,7 @@ void cutelua_open_tiler(lua_State *L)
       {"raked_product", l_raked_product},
       {"local_tile", l_local_tile},
       {"local_partition", l_local_partition},
+      {"flat_coord", l_flat_coord},
       {NULL, NULL}};
   luaL_setfuncs(L, funcs, 0);
 }
