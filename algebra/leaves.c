@@ -83,30 +83,38 @@ void cute_leaves_merge(cute_leaves *x, int keep_last)
 cute_status cute_leaves_layout(cute_layout *out, const cute_leaves *x,
                                cute_error *err)
 {
-  int i, n = x->n, t = 0;
+  int i, n = x->n;
   if (n > CUTE_MAX_LEAVES)
     return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d leaves "
                      "(CUTE_MAX_LEAVES)", CUTE_MAX_LEAVES);
-  /* A flat result written directly (n + 2 <= CUTE_MAX_TOKENS): the
-   * checked builder would re-walk the tokens for every leaf. */
   if (n == 0) {
     cute_tuple_int(&out->shape, 1);
     cute_tuple_int(&out->stride, 0);
     return CUTE_OK;
   }
+  for (i = 0; i < n; i++) {
+    out->shape.v[i] = x->m[i].s;
+    out->stride.v[i] = x->m[i].d;
+    out->stride.e[i] = x->m[i].e;
+  }
+  cute_leaves_flat_tokens(out, n);
+  return CUTE_OK;
+}
+
+/* Written directly (n + 2 <= CUTE_MAX_TOKENS): the checked builder would
+ * re-walk the tokens for every leaf. */
+void cute_leaves_flat_tokens(cute_layout *out, int n)
+{
+  int i, t = 0;
   if (n > 1) out->shape.tok[t++] = '(';
   for (i = 0; i < n; i++) {
     out->shape.tok[t++] = 'x';
-    out->shape.v[i] = x->m[i].s;
     out->shape.e[i] = 0;
-    out->stride.v[i] = x->m[i].d;
-    out->stride.e[i] = x->m[i].e;
   }
   if (n > 1) out->shape.tok[t++] = ')';
   out->shape.ntok = out->stride.ntok = (uint8_t)t;
   out->shape.nleaf = out->stride.nleaf = (uint8_t)n;
   for (i = 0; i < t; i++) out->stride.tok[i] = out->shape.tok[i];
-  return CUTE_OK;
 }
 
 /* Number of basis components of L's non-zero strides (0: integral). */
@@ -150,6 +158,33 @@ static cute_status apply_one(cute_layout *part, const cute_leaves *x,
   return st;
 }
 
+/* The common case in one pass: sel = the image-bearing leaves of an
+ * integral L with their index strides (leaves_of, components and
+ * select_leaves at once, without the copy of all leaves).  0 when L is
+ * not that case -- a basis stride, an index stride past 64 bits, a
+ * refused negative stride -- and the general path must decide and
+ * report; it would select the same leaves. */
+static int select_integral(cute_leaves *sel, const cute_layout *L, int flags)
+{
+  int i, n = L->shape.nleaf;
+  int64_t r = 1;
+  sel->n = 0;
+  for (i = 0; i < n; i++) {
+    int64_t s = L->shape.v[i], d = L->stride.v[i];
+    if (d != 0 && L->stride.e[i] != 0) return 0;
+    if (s > 1 && d != 0) {
+      cute_leaf *m = &sel->m[sel->n++];
+      if (d < 0 && (flags & CUTE_LEAVES_POSITIVE)) return 0;
+      m->s = s;
+      m->d = d;
+      m->r = r;
+      m->e = 0;
+    }
+    if (i + 1 < n && cute_mul(r, s, &r)) return 0;
+  }
+  return 1;
+}
+
 cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
                               const char *op, cute_leaves_fn fn, void *ctx,
                               int flags, cute_error *err)
@@ -158,6 +193,13 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
   cute_layout part, r; /* r, not out: out may alias L */
   cute_status st;
   int c, ncomp = 0;
+  if (L->shape.nleaf <= CUTE_MAX_LEAVES && select_integral(&x, L, flags)) {
+    cute_leaves res; /* L was read into x: out may alias it */
+    if ((st = fn(&res, &x, 0, L, ctx, err))) return st;
+    if ((st = cute_leaves_layout(out, &res, err)))
+      cute_error_context(err, op, L, NULL); /* the result is too long */
+    return st;
+  }
   if ((st = leaves_of(&x, L, op, err)) ||
       (st = components(&x, &ncomp, op, L, err)))
     return st;

@@ -41,6 +41,11 @@ void cute_leaves_merge(cute_leaves *x, int keep_last);
 cute_status cute_leaves_layout(cute_layout *out, const cute_leaves *x,
                                cute_error *err);
 
+/* Completes a flat result whose n >= 1 leaves were written straight into
+ * out's shape.v, stride.v and stride.e (n <= CUTE_MAX_LEAVES): tokens "x"
+ * or "(x...x)" on both tuples, plain-integer shape leaves. */
+void cute_leaves_flat_tokens(cute_layout *out, int n);
+
 /* An inversion or complement of one codomain component: res from the
  * selected leaves sel (all of basis e, s > 1, d != 0, in L's order),
  * which fn may reorder or merge in place (they are its own copy). */
@@ -61,5 +66,12 @@ typedef cute_status (*cute_leaves_fn)(cute_leaves *res, cute_leaves *sel,
 cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
                               const char *op, cute_leaves_fn fn, void *ctx,
                               int flags, cute_error *err);
+
+/* The general paths of operations that also have a fast path for common
+ * inputs: the public function is the fast path where it applies, else
+ * this; both give the same result (spec/c/test_fast_paths.c checks it on
+ * random inputs). */
+cute_status cute_complement_general(cute_layout *out, const cute_layout *A,
+                                    int64_t cotarget, cute_error *err);
 
 #endif

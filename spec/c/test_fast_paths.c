@@ -1,0 +1,70 @@
+/*
+ * test_fast_paths.c -- the algebra's fast paths for common inputs give
+ * what its general paths give (leaves.h): the same status and, on
+ * success, the same layout, on thousands of seeded random inputs
+ * (rank-1, size-1, stride-0, negative, overflowing and non-injective ones
+ * included), also with `out` aliasing the operand.
+ */
+#include "testlib.h"
+#include "leaves.h"
+
+#include <string.h>
+
+/* A's strides negated at random, some scaled far (index and extent
+ * overflows), some made basis strides (the fast paths must step aside). */
+static void perturb(test_rng *r, cute_layout *A)
+{
+  int k;
+  for (k = 0; k < A->stride.nleaf; k++) {
+    int64_t pick = rng_range(r, 0, 39);
+    if (pick == 0) A->stride.v[k] = -A->stride.v[k];
+    else if (pick == 1) A->shape.v[k] = (int64_t)1 << 40;
+    else if (pick == 2) A->stride.v[k] = (int64_t)1 << 61;
+    else if (pick == 3) A->stride.e[k] = CUTE_BASIS1(rng_range(r, 0, 1));
+  }
+}
+
+static cute_layout random_layout(test_rng *r, int t)
+{
+  cute_layout A = t % 2 ? rng_injective_layout(r, 3, 6, 1024)
+                        : rng_layout(r, 3, 6, 8, 4096);
+  if (t % 5 == 0) perturb(r, &A);
+  return A;
+}
+
+/* Same status, and the same layout on success. */
+static void same(const char *op, const cute_layout *A, int64_t arg,
+                 cute_status s1, const cute_layout *R1, cute_status s2,
+                 const cute_layout *R2)
+{
+  char a[256], b[256];
+  CHECK(s1 == s2, "%s(%s, %lld): fast %s, general %s", op, S(A),
+        (long long)arg, cute_status_name(s1), cute_status_name(s2));
+  if (s1 != CUTE_OK || s2 != CUTE_OK) return;
+  cute_layout_print(R1, a, sizeof a);
+  cute_layout_print(R2, b, sizeof b);
+  CHECK(strcmp(a, b) == 0 && cute_layout_equal(R1, R2),
+        "%s(%s, %lld): fast %s, general %s", op, S(A), (long long)arg, a, b);
+}
+
+static void complement(test_rng *r, int t)
+{
+  cute_layout A = random_layout(r, t), R1, R2, X;
+  cute_error e;
+  int64_t M = rng_range(r, 0, 3) == 0 ? 0 : rng_range(r, 1, 5000);
+  cute_status s1 = cute_complement(&R1, &A, M, &e);
+  cute_status s2 = cute_complement_general(&R2, &A, M, &e);
+  same("complement", &A, M, s1, &R1, s2, &R2);
+  X = A; /* out aliasing the operand */
+  s1 = cute_complement(&X, &X, M, &e);
+  same("complement (aliased)", &A, M, s1, &X, s2, &R2);
+}
+
+int main(void)
+{
+  test_rng r;
+  int t;
+  rng_seed(&r, 14);
+  for (t = 0; t < 20000; t++) complement(&r, t);
+  return test_finish();
+}
