@@ -227,13 +227,14 @@ local function tile_panel(r)
 end
 
 -- The worst phase below the tile: column b is bank b, row k its k-th
--- distinct word (the k-th wavefront); each cell names the thread (and
+-- distinct word (the k-th wavefront; the row axis is named where there
+-- is room for "word"); each cell names the thread (and
 -- value) reading that word, in its lane's colour, and links to its tile
 -- cell.  Threads reading one word (a broadcast) share a cell.
 local function phase_panel(r, row0)
   local ph = r.worst_phase
   local p = model_m.panel("phase", math.max(1, r.worst), 32, row0, 0,
-    { "wavefront", "bank" })
+    { r.worst > 2 and "word" or false, "bank" })
   local rows_used, cell_of = {}, {}
   for _, a in ipairs(ph.accesses) do
     local c = cell_of[a.word]
@@ -264,7 +265,8 @@ end
 function M.model(r, opts)
   local ph = r.worst_phase
   local legend = { title = ("worst phase: instruction %d, threads %d..%d; "
-    .. "column = bank, row = wavefront; red frame: a conflict")
+    .. "column = bank, row k = its k-th word (wavefront); red frame: a "
+    .. "conflict")
     :format(ph.instruction, ph.threads[1], ph.threads[2]) }
   for t = ph.threads[1], ph.threads[2] do
     legend[#legend + 1] = { fill = palette.thread(t), text = t }
