@@ -112,7 +112,7 @@ static int l_composition(lua_State *L)
               (lua_type(L, 2) == LUA_TTABLE && !cutelua_testlayout(L, 2));
   if (!A && (tiler || !C))
     CUTELUA_ON_COMPOSED(L, l_composition, "composition");
-  if (!A && !C && !luaL_testudata(L, 1, CUTELUA_SWIZZLE))
+  if (!A && !C && !cutelua_testclass(L, 1, CUTELUA_CLASS_SWIZZLE))
     return luaL_typeerror(L, 1, "cute.Layout, cute.Swizzle or "
                                 "cute.ComposedLayout");
   if (A && tiler)
