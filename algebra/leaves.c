@@ -131,6 +131,11 @@ static cute_status components(const cute_leaves *x, int *ncomp, const char *op,
                           "defined for binary (F2) strides (only evaluation, "
                           "coalesce, composition and the inverse of a "
                           "bijection are)");
+    if (CUTE_BASIS_IS_SUM(e))
+      return cute_fail_op(err, CUTE_ECODOMAIN, op, L, NULL,
+                          "a sum stride (a@i+b@j) spans several codomain "
+                          "components; %s is taken per component, each "
+                          "stride along one basis", op);
     if (CUTE_BASIS_LEN(e) != 1)
       return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
                           "nested basis strides (a@i@j) are not supported");

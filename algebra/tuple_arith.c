@@ -104,6 +104,23 @@ static cute_status fail_op(cute_error *err, cute_status st, const char *op,
   return st;
 }
 
+/* The frame of the binary operations: operands checked, out cleared, rec
+ * run on the whole of a and b with its flag, a failure named op. */
+typedef cute_status (*pair_rec)(cute_tuple *, const cute_tuple *,
+                                const cute_span *, const cute_tuple *,
+                                const cute_span *, int, cute_error *);
+
+static cute_status pairwise(cute_tuple *out, const cute_tuple *a,
+                            const cute_tuple *b, pair_rec rec, int flag,
+                            const char *op, cute_error *err)
+{
+  cute_span sa = whole(a), sb = whole(b);
+  cute_status st = check2(a, b, err);
+  cute_tuple_clear(out);
+  if (!st) st = rec(out, a, &sa, b, &sb, flag, err);
+  return st ? fail_op(err, st, op, a, b, NULL) : CUTE_OK;
+}
+
 /* ----------------------------------------------- ceil_div / shape_div -- */
 
 /* ceil(a / b) for b > 0, any a; shape_div also requires a | b or b | a. */
@@ -176,27 +193,16 @@ static cute_status div_rec(cute_tuple *out, const cute_tuple *a,
   return cute_tuple_close(out, err);
 }
 
-static cute_status divide(cute_tuple *out, const cute_tuple *a,
-                          const cute_tuple *b, int strict, cute_error *err)
-{
-  cute_span sa = whole(a), sb = whole(b);
-  cute_status st = check2(a, b, err);
-  cute_tuple_clear(out);
-  if (!st) st = div_rec(out, a, &sa, b, &sb, strict, err);
-  return st ? fail_op(err, st, strict ? "shape_div" : "ceil_div", a, b, NULL)
-            : CUTE_OK;
-}
-
 cute_status cute_ceil_div(cute_tuple *out, const cute_tuple *a,
                           const cute_tuple *b, cute_error *err)
 {
-  return divide(out, a, b, 0, err);
+  return pairwise(out, a, b, div_rec, 0, "ceil_div", err);
 }
 
 cute_status cute_shape_div(cute_tuple *out, const cute_tuple *a,
                            const cute_tuple *b, cute_error *err)
 {
-  return divide(out, a, b, 1, err);
+  return pairwise(out, a, b, div_rec, 1, "shape_div", err);
 }
 
 /* -------------------------------------------------------- product_each -- */
@@ -229,8 +235,8 @@ cute_status cute_product_each(cute_tuple *out, const cute_tuple *t,
 
 /* ----------------------------------------------- tuple_add / tuple_sub -- */
 
-/* Leaves add when both are integers or both the same basis element (the
- * paper's semimodule: a@i + b@i = (a+b)@i); a missing mode counts as 0
+/* Leaves add in the paper's semimodule (a@i + b@i = (a+b)@i, a@i + b@j
+ * = a@i+b@j, integers with integers); a missing mode counts as 0
  * (CuTe's ArithmeticTuple pads the shorter operand with zeros). */
 static cute_status add_rec(cute_tuple *out, const cute_tuple *a,
                            const cute_span *sa, const cute_tuple *b,
@@ -238,24 +244,27 @@ static cute_status add_rec(cute_tuple *out, const cute_tuple *a,
 {
   cute_status st;
   int i, ra, rb;
+  int64_t r;
+  cute_basis er;
   cute_span ca, cb;
   if (sa == NULL || sb == NULL) {           /* one side missing: copy */
     if (sb == NULL) return push_span(out, a, sa, err);
     if (sign > 0) return push_span(out, b, sb, err);
     if (!is_leaf(b, sb))
       return cute_fail(err, CUTE_ERANK, "a missing mode minus a tuple");
-    if (leaf_v(b, sb) == INT64_MIN) return CUTE_OVERFLOW(err, "tuple_sub");
-    return cute_tuple_leaf(out, -leaf_v(b, sb), b->e[sb->leaf0], err);
+    if ((st = cute_stride_combine(&r, &er, -1, leaf_v(b, sb),
+                                  b->e[sb->leaf0], 0, 0, 0, err)))
+      return st;
+    return cute_tuple_leaf(out, r, er, err);
   }
   if (is_leaf(a, sa) && is_leaf(b, sb)) {
-    int64_t r, x = leaf_v(a, sa), y = leaf_v(b, sb);
-    cute_basis ea = a->e[sa->leaf0], eb = b->e[sb->leaf0];
-    if (ea != eb && x != 0 && y != 0)
-      return cute_fail(err, CUTE_ECODOMAIN, "leaves of different bases do "
-                       "not add");
-    if (sign > 0 ? cute_add(x, y, &r) : cute_sub(x, y, &r))
-      return CUTE_OVERFLOW(err, sign > 0 ? "tuple_add" : "tuple_sub");
-    return cute_tuple_leaf(out, r, x != 0 ? ea : eb, err);
+    /* stride.c's arithmetic: a@i + b@j is the sum stride a@i+b@j, an
+     * integer other than 0 does not add to a basis */
+    if ((st = cute_stride_combine(&r, &er, 1, leaf_v(a, sa), a->e[sa->leaf0],
+                                  sign, leaf_v(b, sb), b->e[sb->leaf0],
+                                  err)))
+      return st;
+    return cute_tuple_leaf(out, r, er, err);
   }
   if (is_leaf(a, sa) || is_leaf(b, sb))
     return cute_fail(err, CUTE_ERANK, "an integer against a tuple");
@@ -272,28 +281,16 @@ static cute_status add_rec(cute_tuple *out, const cute_tuple *a,
   return cute_tuple_close(out, err);
 }
 
-static cute_status add_sub(cute_tuple *out, const cute_tuple *a,
-                           const cute_tuple *b, int sign, cute_error *err)
-{
-  cute_span sa = whole(a), sb = whole(b);
-  cute_status st = check2(a, b, err);
-  cute_tuple_clear(out);
-  if (!st) st = add_rec(out, a, &sa, b, &sb, sign, err);
-  return st ? fail_op(err, st, sign > 0 ? "tuple_add" : "tuple_sub", a, b,
-                      NULL)
-            : CUTE_OK;
-}
-
 cute_status cute_tuple_add(cute_tuple *out, const cute_tuple *a,
                            const cute_tuple *b, cute_error *err)
 {
-  return add_sub(out, a, b, 1, err);
+  return pairwise(out, a, b, add_rec, 1, "tuple_add", err);
 }
 
 cute_status cute_tuple_sub(cute_tuple *out, const cute_tuple *a,
                            const cute_tuple *b, cute_error *err)
 {
-  return add_sub(out, a, b, -1, err);
+  return pairwise(out, a, b, add_rec, -1, "tuple_sub", err);
 }
 
 /* ----------------------------------------------------------- elem_less -- */
@@ -306,9 +303,10 @@ static cute_status less_rec(const cute_tuple *a, const cute_span *sa,
   cute_span ca, cb;
   cute_status st;
   if (is_leaf(a, sa) && is_leaf(b, sb)) {
-    if (a->e[sa->leaf0] != b->e[sb->leaf0])
-      return cute_fail(err, CUTE_ECODOMAIN, "leaves of different bases do "
-                       "not compare");
+    if (a->e[sa->leaf0] != b->e[sb->leaf0] ||
+        CUTE_BASIS_IS_SUM(a->e[sa->leaf0]))
+      return cute_fail(err, CUTE_ECODOMAIN, "leaves of different bases (or "
+                       "sums of bases) do not compare");
     *out = leaf_v(a, sa) < leaf_v(b, sb);
     return CUTE_OK;
   }

@@ -112,7 +112,7 @@ static int l_composition(lua_State *L)
               (lua_type(L, 2) == LUA_TTABLE && !cutelua_testlayout(L, 2));
   if (!A && (tiler || !C))
     CUTELUA_ON_COMPOSED(L, l_composition, "composition");
-  if (!A && !C && !luaL_testudata(L, 1, CUTELUA_SWIZZLE))
+  if (!A && !C && !cutelua_testclass(L, 1, CUTELUA_CLASS_SWIZZLE))
     return luaL_typeerror(L, 1, "cute.Layout, cute.Swizzle or "
                                 "cute.ComposedLayout");
   if (A && tiler)
@@ -134,6 +134,18 @@ static int l_composition(lua_State *L)
     cutelua_checkintegral(L, &r, "composition");
     cutelua_pushcomposed(L, &r);
   }
+  return 1;
+}
+
+/* A * B for layouts, swizzles and composed layouts: composition(A, B),
+ * cute.composition itself (cute.core's), called as a function from C, so
+ * that its argument errors read as they do through cute.composition. */
+int cutelua_compose_op(lua_State *L)
+{
+  lua_settop(L, 2);
+  lua_pushcfunction(L, l_composition);
+  lua_insert(L, 1);
+  lua_call(L, 2, 1);
   return 1;
 }
 

@@ -30,6 +30,18 @@ void cutelua_open_linear(lua_State *L);
 void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
                       const luaL_Reg *methods);
 
+/* The classes of cute.core, numbered (lua_core.c lists their names). */
+enum cutelua_class {
+  CUTELUA_CLASS_LAYOUT = 1, CUTELUA_CLASS_SWIZZLE, CUTELUA_CLASS_COMPOSED,
+  CUTELUA_CLASS_BASIS, CUTELUA_CLASS_TUPLE, CUTELUA_CLASS_LINEAR
+};
+/* luaL_testudata, luaL_checkudata and luaL_setmetatable (on the value on
+ * top) for class cls: the same results and messages, the tests by a mark
+ * in the metatable (cheaper than finding it by name). */
+void *cutelua_testclass(lua_State *L, int idx, int cls);
+void *cutelua_checkclass(lua_State *L, int idx, int cls);
+void cutelua_setclass(lua_State *L, int cls);
+
 /* Raises an error about argument `arg` (2 = the first after the callee)
  * of a call A(...) on the Layout, Swizzle or ComposedLayout at index 1:
  * "layout(4:1): bad argument #1 (msg)". */

@@ -15,32 +15,32 @@
 
 cute_swizzle *cutelua_checkswizzle(lua_State *L, int idx)
 {
-  return luaL_checkudata(L, idx, CUTELUA_SWIZZLE);
+  return cutelua_checkclass(L, idx, CUTELUA_CLASS_SWIZZLE);
 }
 
 cute_swizzle *cutelua_pushswizzle(lua_State *L, cute_swizzle sw)
 {
   cute_swizzle *u = lua_newuserdatauv(L, sizeof *u, 0);
   *u = sw;
-  luaL_setmetatable(L, CUTELUA_SWIZZLE);
+  cutelua_setclass(L, CUTELUA_CLASS_SWIZZLE);
   return u;
 }
 
 cute_composed *cutelua_testcomposed(lua_State *L, int idx)
 {
-  return luaL_testudata(L, idx, CUTELUA_COMPOSED);
+  return cutelua_testclass(L, idx, CUTELUA_CLASS_COMPOSED);
 }
 
 cute_composed *cutelua_checkcomposed(lua_State *L, int idx)
 {
-  return luaL_checkudata(L, idx, CUTELUA_COMPOSED);
+  return cutelua_checkclass(L, idx, CUTELUA_CLASS_COMPOSED);
 }
 
 cute_composed *cutelua_pushcomposed(lua_State *L, const cute_composed *c)
 {
   cute_composed *u = lua_newuserdatauv(L, sizeof *u, 0);
   *u = *c;
-  luaL_setmetatable(L, CUTELUA_COMPOSED);
+  cutelua_setclass(L, CUTELUA_CLASS_COMPOSED);
   return u;
 }
 

@@ -182,7 +182,7 @@ static void read_at(reader *r, int idx, int depth)
   add_tok(r, 'L');
 }
 
-/* The tiler at targ into *T (A, a Layout, at index 1). */
+/* The tiler at targ into *T (A, a Layout the caller checked, at index 1). */
 static void check_tiler(lua_State *L, int targ, cute_tiler *T,
                         const char *op)
 {
@@ -193,7 +193,6 @@ static void check_tiler(lua_State *L, int targ, cute_tiler *T,
   r.targ = targ;
   T->n = 0;
   T->ntok = 0;
-  cutelua_checklayout(L, 1);
   read_at(&r, targ, 0);
 }
 
@@ -281,27 +280,15 @@ static const cute_tuple *projection(lua_State *L, int arg, cute_tuple *buf)
   return buf;
 }
 
-static int coord_of(lua_State *L)
-{
-  cutelua_checktuple(L, 1, (cute_tuple *)lua_touserdata(L, 2));
-  return 0;
-}
-
 /* The tile coordinate at arg into *c; one that does not convert is
  * refused naming the call: "local_tile(A, T): the tile coordinate is not
  * a tuple (why)". */
 static void read_coord(lua_State *L, int arg, cute_tuple *c)
 {
-  const char *msg, *why;
-  lua_pushcfunction(L, coord_of);
-  lua_pushvalue(L, arg);
-  lua_pushlightuserdata(L, c);
-  if (lua_pcall(L, 2, 0, 0) == LUA_OK) return;
-  msg = lua_tostring(L, -1);
-  why = msg ? strstr(msg, "' (") : NULL;   /* "bad argument #1 to '?' (" */
-  lua_pushfstring(L, "the tile coordinate is not a tuple %s",
-                  why ? why + 2 : "");
-  tiler_fail(L, "local_tile", 2, lua_tostring(L, -1));
+  cute_error err;
+  if (cutelua_totuple(L, arg, c, &err) == 0) return;
+  tiler_fail(L, "local_tile", 2, lua_pushfstring(L, "the tile coordinate is "
+             "not a tuple (%s)", err.msg));
 }
 
 /* local_tile(A, T, coord [, proj]) -> sublayout, offset */

@@ -129,7 +129,11 @@ end)
 -- start, warm GPU start).  Functions are forwarding stubs, so they are real
 -- keys (the REPL completes them); the two submodules load on first access.
 local function forward(module, name)
-  return function(...) return require(module)[name](...) end
+  local f
+  return function(...)
+    f = f or require(module)[name]   -- found once: require is a C call
+    return f(...)
+  end
 end
 for module, names in pairs {
   ["cute.tv"] = {"make_layout_tv", "tv_partition"},
@@ -144,6 +148,7 @@ for module, names in pairs {
   ["cute.picture"] = {"show", "render", "bank_conflicts", "operation"},
   ["cute.explain"] = {"explain"},
   ["cute.linear"] = {"conversion_plan"},
+  ["cute.tma"] = {"make_tma_copy"},
 } do
   for _, name in ipairs(names) do cute[name] = forward(module, name) end
 end
