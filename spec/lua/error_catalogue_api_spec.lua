@@ -124,6 +124,8 @@ describe("wrong Lua types and arities", function()
     linear_layout = {{"{lane = [[1]]}"}, 1},
     invert_and_compose = {{cute.to_linear(A), cute.to_linear(A)}, 2},
     conversion = {{cute.to_linear(tv, {tv = true}), cute.to_linear(tv, {tv = true})}, 2},
+    conversion_plan = {{cute.to_linear(tv, {tv = true}), cute.to_linear(tv, {tv = true})},
+                       2, opt = {3}},
     -- tiler_tostring prints any value (as Lua's tostring does)
     tiler_tostring = {{{2, 2}}, 0},
   }

@@ -9,6 +9,7 @@
 --     inverse, CuTe's (dim0, dim1) -> offset (a bijection is required);
 --   - anything else: from_linear's layout as it is.
 local core = require "cute.core"
+local E = require "cute.error"
 
 local M = {}
 
@@ -208,7 +209,10 @@ end
 
 --- cute.conversion_plan(src, dst [, {bytes = 4}]): how to move a tensor
 -- from the TV layout src to dst (cute.conversion's kind, with the work).
-function M.conversion_plan(src, dst, opts)
+M.conversion_plan = E.protect("conversion_plan", function(src, dst, opts)
+  if opts ~= nil and type(opts) ~= "table" then
+    E.raise(("bad argument #3 (options table expected, got %s)"):format(type(opts)))
+  end
   local kind, map = core.conversion(src, dst)
   local plan
   if kind == "shared" then
@@ -218,6 +222,6 @@ function M.conversion_plan(src, dst, opts)
   end
   plan.kind, plan.map = kind, map
   return plan
-end
+end)
 
 return M
