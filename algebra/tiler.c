@@ -62,6 +62,7 @@ cute_status cute_tiler_check(const cute_tiler *T, cute_error *err)
                      "CUTE_MAX_TILER (%d)", T->n, CUTE_MAX_TILER);
   if (T->ntok > CUTE_MAX_TILER_TOKENS)
     return malformed(err, "too many tokens");
+  if (T->ntok == 0) return CUTE_OK; /* <L...L>: well formed by its making */
   len = cute_tiler_len(T);
   for (p = 0; p < len; p++) {
     char c = cute_tiler_tok(T, p);
@@ -241,8 +242,7 @@ cute_status cute_tiler_arrange(cute_layout *out, const cute_layout *D,
 
 /* ---------------------------------------------------------- composition -- */
 
-/* Every element a layout, at depth 1: composition.c's one pass. */
-static int flat_layouts(const cute_tiler *T)
+int cute_tiler_is_flat(const cute_tiler *T)
 {
   int p, len = cute_tiler_len(T);
   if (cute_tiler_tok(T, 0) != '<') return 0;
@@ -262,7 +262,7 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
 {
   cute_status st;
   if ((st = cute_tiler_check(T, err))) return st;
-  if (flat_layouts(T)) return cute_composition_flat(out, A, T, err);
+  if (cute_tiler_is_flat(T)) return cute_composition_flat(out, A, T, err);
   if (cute_tiler_tok(T, 0) == 'L') return cute_composition(out, A,
                                                            &T->mode[0], err);
   st = cute_tiler_apply(out, A, T, 0, compose, err);
