@@ -432,6 +432,16 @@ cute_status cute_local_partition(cute_layout *out, cute_tuple *offset,
                                  const cute_layout *A, const cute_layout *thr,
                                  int64_t index, const cute_tuple *proj,
                                  cute_error *err);
+/* flat_coord: the coordinate of thread `index` in the thread layout t, one
+ * integer per top-level mode (CuTe's get_flat_coord, what local_partition
+ * slices at): each leaf's (index / stride) mod shape, 0 for stride 0, then
+ * each mode's leaf coordinates combined colexicographically; an integer
+ * for an integer-shaped t.  Integral strides only (CUTE_ECODOMAIN).
+ *   flat_coord((2,16,16):(1,2,32), 37) = (1,2,1)
+ *   flat_coord(((4,8),2):((16,1),8), 5) = (20,0)
+ * @post local_partition(A, t, index) slices at (flat_coord(t, index), _) */
+cute_status cute_layout_flat_coord(cute_tuple *c, const cute_layout *t,
+                                   int64_t index, cute_error *err);
 
 /* Complement (paper 3.5): disjoint from A, strictly increasing image; with
  * cotarget > 0 the pair (A, A*) covers [0, cotarget) (ceil); with cotarget

@@ -232,10 +232,8 @@ cute_status cute_local_tile(cute_layout *out, cute_tuple *offset,
 
 /* ---------------------------------------------------------- partition -- */
 
-/* The coordinate of `index` in the thread layout t (CuTe's
- * get_flat_coord): each leaf's (index / stride) mod shape, 0 for stride
- * 0, then each top-level mode's leaves combined colexicographically; an
- * integer for an integer-shaped t. */
+/* The per-mode coordinate of `index` in the thread layout t (the manual:
+ * cute.h).  Each sum is < size(t): no overflow. */
 static cute_status thread_coord(cute_tuple *c, const cute_layout *t,
                                 int64_t index, cute_error *err)
 {
@@ -253,13 +251,23 @@ static cute_status thread_coord(cute_tuple *c, const cute_layout *t,
     for (k = sp.leaf0; k < sp.leaf1; k++) {
       int64_t s = t->shape.v[k], d = t->stride.v[k];
       int64_t q = d == 0 ? 0 : cute_floormod(cute_floordiv(index, d), s);
-      x += q * m;      /* < size(t): no overflow */
+      x += q * m;
       m *= s;
     }
     if (cute_tuple_is_int(&t->shape)) return cute_tuple_int(c, x);
     if ((st = cute_tuple_leaf(c, x, 0, err))) return st;
   }
   return cute_tuple_close(c, err);
+}
+
+cute_status cute_layout_flat_coord(cute_tuple *c, const cute_layout *t,
+                                   int64_t index, cute_error *err)
+{
+  cute_status st;
+  cute_tuple_clear(c);
+  st = thread_coord(c, t, index, err);
+  if (st) cute_error_context(err, "flat_coord", t, NULL);
+  return st;
 }
 
 /* <size(t0):1, size(t1):1, ...> (product_each), or size(t):1 whole. */

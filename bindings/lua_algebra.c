@@ -53,10 +53,12 @@ static int int_arg(lua_State *L, int arg)
 /* coalesce(A [, profile]) */
 static int l_coalesce(lua_State *L)
 {
-  cute_layout *A = cutelua_checklayout(L, 1), *u;
+  cute_layout *A, *u;
   cute_tuple profile;
   cute_error err;
   cute_status st;
+  CUTELUA_ON_COMPOSED(L, l_coalesce, "coalesce");
+  A = cutelua_checklayout(L, 1);
   if (lua_isnoneornil(L, 2)) return unary(L, cute_coalesce);
   cutelua_checktuple(L, 2, &profile);
   u = cutelua_pushlayout(L, NULL);
@@ -64,14 +66,35 @@ static int l_coalesce(lua_State *L)
   return st ? cutelua_error(L, &err) : 1;
 }
 
-static int l_filter_zeros(lua_State *L) { return unary(L, cute_filter_zeros); }
-static int l_filter(lua_State *L) { return unary(L, cute_filter); }
+static int l_filter_zeros(lua_State *L)
+{
+  CUTELUA_ON_COMPOSED(L, l_filter_zeros, "filter_zeros");
+  return unary(L, cute_filter_zeros);
+}
+static int l_filter(lua_State *L)
+{
+  CUTELUA_ON_COMPOSED(L, l_filter, "filter");
+  return unary(L, cute_filter);
+}
 static int l_right_inverse(lua_State *L)
 {
+  int n;
+  if (!cutelua_testlayout(L, 1) &&
+      (n = cutelua_composed_lua(L, "right_inverse")) >= 0) return n;
   return unary(L, cute_right_inverse);
 }
-static int l_left_inverse(lua_State *L) { return unary(L, cute_left_inverse); }
-static int l_flatten(lua_State *L) { return unary(L, cute_layout_flatten); }
+static int l_left_inverse(lua_State *L)
+{
+  int n;
+  if (!cutelua_testlayout(L, 1) &&
+      (n = cutelua_composed_lua(L, "left_inverse")) >= 0) return n;
+  return unary(L, cute_left_inverse);
+}
+static int l_flatten(lua_State *L)
+{
+  CUTELUA_ON_COMPOSED(L, l_flatten, "flatten");
+  return unary(L, cute_layout_flatten);
+}
 static int l_max_common_layout(lua_State *L)
 {
   return binary(L, cute_max_common_layout);
@@ -85,11 +108,14 @@ static int l_composition(lua_State *L)
   cute_composed *C = A ? NULL : cutelua_testcomposed(L, 1);
   const cute_layout *B;
   cute_error err;
-  if (!A && !C && !luaL_testudata(L, 1, CUTELUA_SWIZZLE))
+  int tiler = cutelua_isunderscore(L, 2) ||
+              (lua_type(L, 2) == LUA_TTABLE && !cutelua_testlayout(L, 2));
+  if (!A && (tiler || !C))
+    CUTELUA_ON_COMPOSED(L, l_composition, "composition");
+  if (!A && !C && !cutelua_testclass(L, 1, CUTELUA_CLASS_SWIZZLE))
     return luaL_typeerror(L, 1, "cute.Layout, cute.Swizzle or "
                                 "cute.ComposedLayout");
-  if (A && (cutelua_isunderscore(L, 2) || (lua_type(L, 2) == LUA_TTABLE &&
-                                            !cutelua_testlayout(L, 2))))
+  if (A && tiler)
     return cutelua_composition_tiler(L);   /* a tiler: lua_tiler.c */
   B = cutelua_checkoperand(L, 2, &bbuf);
   if (A) {
@@ -211,8 +237,16 @@ static int range(lua_State *L, range_fn f)
   return 1;
 }
 
-static int l_group_modes(lua_State *L) { return range(L, cute_layout_group); }
-static int l_take(lua_State *L) { return range(L, cute_layout_take); }
+static int l_group_modes(lua_State *L)
+{
+  CUTELUA_ON_COMPOSED(L, l_group_modes, "group_modes");
+  return range(L, cute_layout_group);
+}
+static int l_take(lua_State *L)
+{
+  CUTELUA_ON_COMPOSED(L, l_take, "take");
+  return range(L, cute_layout_take);
+}
 
 /* select(A, i, j, ...) or select(A, {i, j, ...}) */
 static int l_select(lua_State *L)

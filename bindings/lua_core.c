@@ -54,6 +54,54 @@ static void push_view(lua_State *L, int idx, int views, const char *what)
   lua_setmetatable(L, -2);
 }
 
+/* ------------------------------------------------------ class tests -- */
+/* The classes numbered by enum cutelua_class (lua_internal.h), in order. */
+static const char *const class_names[] = {CUTELUA_LAYOUT, CUTELUA_SWIZZLE,
+                                          CUTELUA_COMPOSED, CUTELUA_BASIS,
+                                          CUTELUA_TUPLE, CUTELUA_LINEAR};
+#define NCLASSES (int)(sizeof class_names / sizeof class_names[0])
+
+/* Marks the metatable on top as class `name`'s: it holds itself, a light
+ * userdata, at the class's number.  Scripts cannot make that value (only C
+ * makes light userdata) nor write the metatable, so the mark is proof; it
+ * is read by an integer key, where luaL_testudata looks the metatable up
+ * by its name (string cache, strcmp, string lookup) -- a quarter of the
+ * Lua-side cost of a small call.  Other copies of the bindings read the
+ * same mark. */
+static void mark_class(lua_State *L, const char *name)
+{
+  int i;
+  for (i = 0; i < NCLASSES; i++) {
+    if (strcmp(name, class_names[i]) == 0) {
+      lua_pushlightuserdata(L, (void *)lua_topointer(L, -1));
+      lua_rawseti(L, -2, i + 1);
+    }
+  }
+}
+
+void *cutelua_testclass(lua_State *L, int idx, int cls)
+{
+  void *p = lua_touserdata(L, idx);
+  int marked;
+  if (p == NULL || !lua_getmetatable(L, idx)) return NULL;
+  lua_rawgeti(L, -1, cls);
+  marked = lua_touserdata(L, -1) == lua_topointer(L, -2);
+  lua_pop(L, 2);
+  return marked ? p : NULL;
+}
+
+void *cutelua_checkclass(lua_State *L, int idx, int cls)
+{
+  void *p = cutelua_testclass(L, idx, cls);
+  if (p == NULL) luaL_typeerror(L, idx, class_names[cls - 1]);
+  return p;
+}
+
+void cutelua_setclass(lua_State *L, int cls)
+{
+  luaL_setmetatable(L, class_names[cls - 1]);
+}
+
 void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
                       const luaL_Reg *methods)
 {
@@ -62,6 +110,7 @@ void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
     return;
   }
   luaL_setfuncs(L, meta, 0);               /* mt                    */
+  mark_class(L, name);
   lua_newtable(L);                         /* mt, views (key -> view) */
   if (methods) {
     lua_pushfstring(L, "%s's method table", name);
@@ -126,15 +175,12 @@ void cutelua_charge(lua_State *L, double n, const char *what)
  * returns for each class (read-only views), for type tests in the stdlib. */
 static void push_metatables(lua_State *L)
 {
-  static const char *const names[] = {CUTELUA_LAYOUT, CUTELUA_SWIZZLE,
-                                      CUTELUA_COMPOSED, CUTELUA_BASIS,
-                                      CUTELUA_TUPLE, CUTELUA_LINEAR};
-  size_t i;
-  lua_createtable(L, 0, 6);
-  for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-    luaL_getmetatable(L, names[i]);
+  int i;
+  lua_createtable(L, 0, NCLASSES);
+  for (i = 0; i < NCLASSES; i++) {
+    luaL_getmetatable(L, class_names[i]);
     lua_getfield(L, -1, "__metatable");
-    lua_setfield(L, -3, names[i] + 5);  /* past "cute." */
+    lua_setfield(L, -3, class_names[i] + 5);  /* past "cute." */
     lua_pop(L, 1);
   }
   lua_setfield(L, -2, "metatables");

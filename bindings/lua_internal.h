@@ -30,6 +30,18 @@ void cutelua_open_linear(lua_State *L);
 void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
                       const luaL_Reg *methods);
 
+/* The classes of cute.core, numbered (lua_core.c lists their names). */
+enum cutelua_class {
+  CUTELUA_CLASS_LAYOUT = 1, CUTELUA_CLASS_SWIZZLE, CUTELUA_CLASS_COMPOSED,
+  CUTELUA_CLASS_BASIS, CUTELUA_CLASS_TUPLE, CUTELUA_CLASS_LINEAR
+};
+/* luaL_testudata, luaL_checkudata and luaL_setmetatable (on the value on
+ * top) for class cls: the same results and messages, the tests by a mark
+ * in the metatable (cheaper than finding it by name). */
+void *cutelua_testclass(lua_State *L, int idx, int cls);
+void *cutelua_checkclass(lua_State *L, int idx, int cls);
+void cutelua_setclass(lua_State *L, int cls);
+
 /* Raises an error about argument `arg` (2 = the first after the callee)
  * of a call A(...) on the Layout, Swizzle or ComposedLayout at index 1:
  * "layout(4:1): bad argument #1 (msg)". */
@@ -40,6 +52,26 @@ int cutelua_callerror(lua_State *L, int arg, const char *msg);
  * (an identity layout) would be made, not at its first evaluation. */
 void cutelua_checkintegral(lua_State *L, const cute_composed *c,
                            const char *op);
+
+/* CuTe's rule for a composed layout F o off o B: a layout operation
+ * (divide, product, tiling, partitioning, coalesce, flatten ...) applies
+ * to B, the layout that is the domain, and keeps F and off.  When the
+ * value at index 1 is composed -- a cute.ComposedLayout, or a value whose
+ * metatable has __layout_b(C, op, ...) -- runs op that way over the
+ * arguments and returns its number of results; -1 when it is not
+ * (lua_swizzle.c).  `name` is op's, for errors.  An operation starts with
+ * it, before its type checks: CUTELUA_ON_COMPOSED(L, self, "name"). */
+int cutelua_composed_op(lua_State *L, lua_CFunction op, const char *name);
+#define CUTELUA_ON_COMPOSED(L, self, name) do { \
+    int n_; \
+    if (!cutelua_testlayout(L, 1) && \
+        (n_ = cutelua_composed_op(L, self, name)) >= 0) return n_; \
+  } while (0)
+/* An operation that is not op(layout_b) on a composed layout (the
+ * inverses): when the value at index 1 is composed, calls
+ * cute.composed_layout's function `name` over the arguments and returns
+ * its number of results; -1 when it is not composed. */
+int cutelua_composed_lua(lua_State *L, const char *name);
 
 /* The __mul of layouts, swizzles and composed layouts: composition. */
 int cutelua_compose_op(lua_State *L);

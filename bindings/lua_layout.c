@@ -17,12 +17,12 @@
 
 cute_layout *cutelua_testlayout(lua_State *L, int idx)
 {
-  return luaL_testudata(L, idx, CUTELUA_LAYOUT);
+  return cutelua_testclass(L, idx, CUTELUA_CLASS_LAYOUT);
 }
 
 cute_layout *cutelua_checklayout(lua_State *L, int idx)
 {
-  return luaL_checkudata(L, idx, CUTELUA_LAYOUT);
+  return cutelua_checkclass(L, idx, CUTELUA_CLASS_LAYOUT);
 }
 
 cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
@@ -37,14 +37,20 @@ cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
     u->shape.ntok = u->shape.nleaf = 0;
     u->stride.ntok = u->stride.nleaf = 0;
   }
-  luaL_setmetatable(L, CUTELUA_LAYOUT);
+  cutelua_setclass(L, CUTELUA_CLASS_LAYOUT);
   return u;
 }
 
-/* buf = n:1, the layout an integer operand stands for (n > 0). */
+/* buf = n:1, the layout an integer operand stands for (n > 0).  A
+ * positive n is a valid shape, so the usual case is written directly;
+ * anything else takes cute_layout_make's checks and message. */
 static cute_status make_n1(cute_layout *buf, lua_Integer v, cute_error *err)
 {
   cute_tuple n, one;
+  if (v > 0) {
+    cute_tuple_int(&buf->shape, (int64_t)v);
+    return cute_tuple_int(&buf->stride, 1);
+  }
   cute_tuple_int(&n, (int64_t)v);
   cute_tuple_int(&one, 1);
   return cute_layout_make(buf, &n, &one, err);

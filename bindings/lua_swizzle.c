@@ -15,32 +15,32 @@
 
 cute_swizzle *cutelua_checkswizzle(lua_State *L, int idx)
 {
-  return luaL_checkudata(L, idx, CUTELUA_SWIZZLE);
+  return cutelua_checkclass(L, idx, CUTELUA_CLASS_SWIZZLE);
 }
 
 cute_swizzle *cutelua_pushswizzle(lua_State *L, cute_swizzle sw)
 {
   cute_swizzle *u = lua_newuserdatauv(L, sizeof *u, 0);
   *u = sw;
-  luaL_setmetatable(L, CUTELUA_SWIZZLE);
+  cutelua_setclass(L, CUTELUA_CLASS_SWIZZLE);
   return u;
 }
 
 cute_composed *cutelua_testcomposed(lua_State *L, int idx)
 {
-  return luaL_testudata(L, idx, CUTELUA_COMPOSED);
+  return cutelua_testclass(L, idx, CUTELUA_CLASS_COMPOSED);
 }
 
 cute_composed *cutelua_checkcomposed(lua_State *L, int idx)
 {
-  return luaL_checkudata(L, idx, CUTELUA_COMPOSED);
+  return cutelua_checkclass(L, idx, CUTELUA_CLASS_COMPOSED);
 }
 
 cute_composed *cutelua_pushcomposed(lua_State *L, const cute_composed *c)
 {
   cute_composed *u = lua_newuserdatauv(L, sizeof *u, 0);
   *u = *c;
-  luaL_setmetatable(L, CUTELUA_COMPOSED);
+  cutelua_setclass(L, CUTELUA_CLASS_COMPOSED);
   return u;
 }
 
@@ -181,6 +181,68 @@ static int composed_call(lua_State *L)
   }
   lua_pushinteger(L, (lua_Integer)r);
   return 1;
+}
+
+/* Replaces op(B, ...)'s results at 1.. (a Layout, and for local_tile
+ * and local_partition an offset) by the composed layout C with that
+ * layout and the offset folded in, and 0: a composed offset cannot be
+ * split out of the swizzle (as for a slice). */
+static void recompose(lua_State *L, const cute_composed *C, const char *op)
+{
+  cute_composed *u = cutelua_pushcomposed(L, C);
+  lua_Integer off = 0;
+  u->layout = *cutelua_checklayout(L, 1);
+  if (lua_gettop(L) > 2 && (!cutelua_tointeger(L, 2, &off) ||
+      __builtin_add_overflow(u->offset, (int64_t)off, &u->offset))) {
+    char c[CUTE_MAX_TEXT];
+    cute_composed_print(C, c, sizeof c);
+    luaL_error(L, "%s(%s, ...): offset %s plus the composed offset is not "
+               "an integer of 64 bits", op, c, luaL_tolstring(L, 2, NULL));
+  }
+  lua_replace(L, 1);
+  if (lua_gettop(L) > 1) {
+    lua_pushinteger(L, 0);
+    lua_replace(L, 2);
+  }
+}
+
+int cutelua_composed_op(lua_State *L, lua_CFunction op, const char *name)
+{
+  int n = lua_gettop(L);
+  cute_composed C, *c = cutelua_testcomposed(L, 1);
+  if (c) {
+    C = *c;
+    lua_pushcfunction(L, op);
+    lua_insert(L, 1);
+    cutelua_pushlayout(L, &C.layout);
+    lua_replace(L, 2);
+    lua_call(L, n, LUA_MULTRET);
+    recompose(L, &C, name);
+    return lua_gettop(L);
+  }
+  if (n < 1 || luaL_getmetafield(L, 1, "__layout_b") == LUA_TNIL) return -1;
+  lua_insert(L, 1);                   /* __layout_b(C, op, args...) */
+  lua_pushcfunction(L, op);
+  lua_insert(L, 3);
+  lua_call(L, n + 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+int cutelua_composed_lua(lua_State *L, const char *name)
+{
+  int n = lua_gettop(L);
+  if (!cutelua_testcomposed(L, 1)) {
+    if (n < 1 || luaL_getmetafield(L, 1, "__layout_b") == LUA_TNIL) return -1;
+    lua_pop(L, 1);
+  }
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "cute.composed_layout");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, name);
+  lua_replace(L, -2);
+  lua_insert(L, 1);
+  lua_call(L, n, LUA_MULTRET);
+  return lua_gettop(L);
 }
 
 static int composed_tostring(lua_State *L)

@@ -1,8 +1,8 @@
 /*
  * lua_tiler.c -- tilers from Lua values, and the operations that take
- * them: composition by a tiler, the divides, the products, local_tile and
- * local_partition of cute.core (the algebra does all of it: tiler.c,
- * divide.c, product.c, partition.c).
+ * them: composition by a tiler, the divides, the products, local_tile,
+ * local_partition and its flat_coord of cute.core (the algebra does all
+ * of it: tiler.c, divide.c, product.c, partition.c).
  *
  * A Lua tiler is a Layout, an integer n (the layout n:1), the marker `_`,
  * or a list table of tilers applied mode by mode ({4, {2, _}}).  A value
@@ -182,7 +182,7 @@ static void read_at(reader *r, int idx, int depth)
   add_tok(r, 'L');
 }
 
-/* The tiler at targ into *T (A, a Layout, at index 1). */
+/* The tiler at targ into *T (A, a Layout the caller checked, at index 1). */
 static void check_tiler(lua_State *L, int targ, cute_tiler *T,
                         const char *op)
 {
@@ -193,7 +193,6 @@ static void check_tiler(lua_State *L, int targ, cute_tiler *T,
   r.targ = targ;
   T->n = 0;
   T->ntok = 0;
-  cutelua_checklayout(L, 1);
   read_at(&r, targ, 0);
 }
 
@@ -202,11 +201,15 @@ static void check_tiler(lua_State *L, int targ, cute_tiler *T,
 typedef cute_status (*tiler_fn)(cute_layout *, const cute_layout *,
                                 const cute_tiler *, cute_error *);
 
-static int by_tiler(lua_State *L, tiler_fn f, const char *op)
+/* self: the Lua function calling, for a composed A (cutelua_composed_op) */
+static int by_tiler(lua_State *L, tiler_fn f, const char *op,
+                    lua_CFunction self)
 {
   cute_tiler T;
-  cute_layout *A = cutelua_checklayout(L, 1), *u;
+  cute_layout *A, *u;
   cute_error err;
+  CUTELUA_ON_COMPOSED(L, self, op);
+  A = cutelua_checklayout(L, 1);
   check_tiler(L, 2, &T, op);
   u = cutelua_pushlayout(L, NULL);
   if (f(u, A, &T, &err)) return cutelua_error(L, &err);
@@ -214,7 +217,8 @@ static int by_tiler(lua_State *L, tiler_fn f, const char *op)
 }
 
 #define TILER_OP(name) \
-  static int l_##name(lua_State *L) { return by_tiler(L, cute_##name, #name); }
+  static int l_##name(lua_State *L) \
+  { return by_tiler(L, cute_##name, #name, l_##name); }
 TILER_OP(logical_divide)
 TILER_OP(zipped_divide)
 TILER_OP(tiled_divide)
@@ -226,18 +230,22 @@ TILER_OP(flat_product)
 
 int cutelua_composition_tiler(lua_State *L)
 {
-  return by_tiler(L, cute_composition_tiler, "composition");
+  return by_tiler(L, cute_composition_tiler, "composition",
+                  cutelua_composition_tiler);
 }
 
 typedef cute_status (*pair_fn)(cute_layout *, const cute_layout *,
                                const cute_layout *, cute_error *);
 
 /* blocked/raked products take a layout or an integer, not a list. */
-static int zip_product(lua_State *L, pair_fn f, const char *op)
+static int zip_product(lua_State *L, pair_fn f, const char *op,
+                       lua_CFunction self)
 {
-  cute_layout bbuf, *A = cutelua_checklayout(L, 1), *u;
+  cute_layout bbuf, *A, *u;
   const cute_layout *B;
   cute_error err;
+  CUTELUA_ON_COMPOSED(L, self, op);
+  A = cutelua_checklayout(L, 1);
   luaL_checkany(L, 2);
   if (lua_type(L, 2) == LUA_TTABLE && !cutelua_testlayout(L, 2))
     return tiler_fail(L, op, 2, "B is a tiler table; blocked and raked "
@@ -255,12 +263,13 @@ static int zip_product(lua_State *L, pair_fn f, const char *op)
 
 static int l_blocked_product(lua_State *L)
 {
-  return zip_product(L, cute_blocked_product, "blocked_product");
+  return zip_product(L, cute_blocked_product, "blocked_product",
+                     l_blocked_product);
 }
 
 static int l_raked_product(lua_State *L)
 {
-  return zip_product(L, cute_raked_product, "raked_product");
+  return zip_product(L, cute_raked_product, "raked_product", l_raked_product);
 }
 
 /* The optional projection at arg (CuTe's Step: a tuple of 1 and X = _). */
@@ -271,27 +280,15 @@ static const cute_tuple *projection(lua_State *L, int arg, cute_tuple *buf)
   return buf;
 }
 
-static int coord_of(lua_State *L)
-{
-  cutelua_checktuple(L, 1, (cute_tuple *)lua_touserdata(L, 2));
-  return 0;
-}
-
 /* The tile coordinate at arg into *c; one that does not convert is
  * refused naming the call: "local_tile(A, T): the tile coordinate is not
  * a tuple (why)". */
 static void read_coord(lua_State *L, int arg, cute_tuple *c)
 {
-  const char *msg, *why;
-  lua_pushcfunction(L, coord_of);
-  lua_pushvalue(L, arg);
-  lua_pushlightuserdata(L, c);
-  if (lua_pcall(L, 2, 0, 0) == LUA_OK) return;
-  msg = lua_tostring(L, -1);
-  why = msg ? strstr(msg, "' (") : NULL;   /* "bad argument #1 to '?' (" */
-  lua_pushfstring(L, "the tile coordinate is not a tuple %s",
-                  why ? why + 2 : "");
-  tiler_fail(L, "local_tile", 2, lua_tostring(L, -1));
+  cute_error err;
+  if (cutelua_totuple(L, arg, c, &err) == 0) return;
+  tiler_fail(L, "local_tile", 2, lua_pushfstring(L, "the tile coordinate is "
+             "not a tuple (%s)", err.msg));
 }
 
 /* local_tile(A, T, coord [, proj]) -> sublayout, offset */
@@ -300,8 +297,10 @@ static int l_local_tile(lua_State *L)
   cute_tiler T;
   cute_tuple coord, pbuf, off;
   const cute_tuple *proj;
-  cute_layout *A = cutelua_checklayout(L, 1), *u;
+  cute_layout *A, *u;
   cute_error err;
+  CUTELUA_ON_COMPOSED(L, l_local_tile, "local_tile");
+  A = cutelua_checklayout(L, 1);
   check_tiler(L, 2, &T, "local_tile");
   if (lua_type(L, 3) != LUA_TNUMBER && lua_type(L, 3) != LUA_TTABLE &&
       !cutelua_isunderscore(L, 3))
@@ -322,10 +321,12 @@ static int l_local_partition(lua_State *L)
 {
   cute_tuple pbuf, off;
   const cute_tuple *proj;
-  cute_layout *A = cutelua_checklayout(L, 1), *u;
-  cute_layout *thr = cutelua_testlayout(L, 2);
+  cute_layout *A, *u, *thr;
   lua_Integer index;
   cute_error err;
+  CUTELUA_ON_COMPOSED(L, l_local_partition, "local_partition");
+  A = cutelua_checklayout(L, 1);
+  thr = cutelua_testlayout(L, 2);
   if (!thr)
     return luaL_error(L, "local_partition: the thread layout must be a "
                       "cute.Layout, got %s", luaL_typename(L, 2));
@@ -339,6 +340,20 @@ static int l_local_partition(lua_State *L)
     return cutelua_error(L, &err);
   cutelua_pushtuple(L, &off);
   return 2;
+}
+
+/* flat_coord(thr, index) -> thread index's coordinate in thr, one
+ * integer per mode (CuTe's get_flat_coord; what local_partition slices). */
+static int l_flat_coord(lua_State *L)
+{
+  cute_layout *thr = cutelua_checklayout(L, 1);
+  lua_Integer index = luaL_checkinteger(L, 2);
+  cute_tuple c;
+  cute_error err;
+  if (cute_layout_flat_coord(&c, thr, (int64_t)index, &err))
+    return cutelua_error(L, &err);
+  cutelua_pushtuple(L, &c);
+  return 1;
 }
 
 void cutelua_open_tiler(lua_State *L)
@@ -357,6 +372,7 @@ void cutelua_open_tiler(lua_State *L)
       {"raked_product", l_raked_product},
       {"local_tile", l_local_tile},
       {"local_partition", l_local_partition},
+      {"flat_coord", l_flat_coord},
       {NULL, NULL}};
   luaL_setfuncs(L, funcs, 0);
 }

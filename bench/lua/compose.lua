@@ -1,13 +1,17 @@
---- bench/lua/compose.lua -- the speed of the Lua API:
--- composition of two existing layouts and parsing a layout from text,
--- each <= 1 us per call.  Prints ns/op; not a test.
+--- bench/lua/compose.lua -- the speed of the Lua API, and its overhead over
+-- the C algebra: each call is timed through Lua and, where it has one, its
+-- C call alone (bench/lua/ctime.c, built as build/bench/lua-ctime, on the
+-- same operands), so the table shows what Lua adds.  Prints ns/op; not a
+-- test.
 --
+--   build/vm/cutelua bench/lua/compose.lua [seconds-per-case [lua-ctime]]
 --   LUA_PATH='stdlib/?.lua;stdlib/?/init.lua' LUA_CPATH='build/lua/?.so' \
---     lua5.4 bench/lua/compose.lua [seconds-per-case]
---   build/vm/cutelua bench/lua/compose.lua
+--     lua5.4 bench/lua/compose.lua [seconds-per-case [lua-ctime]]
 local cute = require "cute"
+local core = require "cute.core"
 
 local budget = tonumber(arg and arg[1]) or 0.5
+local ctime = arg and arg[2] or "build/bench/lua-ctime"
 
 -- Runs f in batches until `budget` CPU seconds pass; returns ns per call.
 local function measure(f)
@@ -20,47 +24,80 @@ local function measure(f)
   return (os.clock() - t0) * 1e9 / n
 end
 
-local A = cute.layout "((2,2),(4,2)):((1,8),(2,16))"
-local B = cute.layout "(4,8):(8,1)"
-local Big = cute.layout "((4,8),(2,(2,4))):((2,64),(1,(8,16)))"
-local TV = cute.layout "((4,8),2):((16,1),8)"
-local D88 = cute.layout "(8,8):(8,1)"
-local core = require "cute.core"
-local C42 = cute.layout "4:2"
-local M128 = cute.layout "(128,128):(1,128)"
-local P34, P25 = cute.layout "(3,4):(4,1)", cute.layout "(2,5):(1,2)"
-local MA = cute.layout "(512,64):(1,512)"
+-- The operands, as text: each is made a Layout for Lua and passed as text
+-- to the C side.
+local t = {
+  A = "((2,2),(4,2)):((1,8),(2,16))", B = "(4,8):(8,1)",
+  Big = "((4,8),(2,(2,4))):((2,64),(1,(8,16)))", TV = "((4,8),2):((16,1),8)",
+  D88 = "(8,8):(8,1)", C42 = "4:2", M128 = "(128,128):(1,128)",
+  P34 = "(3,4):(4,1)", P25 = "(2,5):(1,2)", MA = "(512,64):(1,512)",
+}
+local L = {}
+for k, s in pairs(t) do L[k] = cute.layout(s) end
+local A, B = L.A, L.B
 
+-- {name, Lua call, C call (ctime.c's "op|operand|..."), or none}
 local cases = {
-  {"cute.composition(A, B)         ", function() return cute.composition(A, B) end},
-  {"A * B                          ", function() return A * B end},
-  {"core.composition(A, B)         ", function() return core.composition(A, B) end},
-  {"composition, Table 4 TV        ", function() return cute.composition(D88, TV) end},
-  {"composition, depth-3 A         ", function() return cute.composition(Big, B) end},
-  {"cute.layout '(4,8):(1,4)'      ", function() return cute.layout "(4,8):(1,4)" end},
-  {"cute.layout '((2,2),(4,2)):..' ", function()
-     return cute.layout "((2,2),(4,2)):((1,8),(2,16))" end},
-  {"A(22)                          ", function() return A(22) end},
-  {"A(2, 5)                        ", function() return A(2, 5) end},
-  {"tostring(A)                    ", function() return tostring(A) end},
-  {"cute.logical_divide(8x16, <4,8>)", function()
-     return cute.logical_divide(D88, {4, 2}) end},
+  {"cute.composition(A, B)", function() return cute.composition(A, B) end,
+   "composition|" .. t.A .. "|" .. t.B},
+  {"A * B", function() return A * B end, "composition|" .. t.A .. "|" .. t.B},
+  {"core.composition(A, B)", function() return core.composition(A, B) end,
+   "composition|" .. t.A .. "|" .. t.B},
+  {"composition, Table 4 TV", function()
+     return cute.composition(L.D88, L.TV) end,
+   "composition|" .. t.D88 .. "|" .. t.TV},
+  {"composition, depth-3 A", function() return cute.composition(L.Big, B) end,
+   "composition|" .. t.Big .. "|" .. t.B},
+  {"cute.layout '(4,8):(1,4)'", function() return cute.layout "(4,8):(1,4)" end,
+   "layout|(4,8):(1,4)"},
+  {"cute.layout '((2,2),(4,2)):..'", function()
+     return cute.layout "((2,2),(4,2)):((1,8),(2,16))" end, "layout|" .. t.A},
+  {"A(22)", function() return A(22) end, "call|" .. t.A .. "|22"},
+  {"A(2, 5)", function() return A(2, 5) end, "eval|" .. t.A .. "|(2,5)"},
+  {"tostring(A)", function() return tostring(A) end, "print|" .. t.A},
+  {"logical_divide(8x8, <4,2>)", function()
+     return cute.logical_divide(L.D88, {4, 2}) end,
+   "logical_divide|" .. t.D88 .. "|<4:1,2:1>"},
   -- the cases CuTe C++ was timed on (bench/RESULTS.md)
-  {"complement(4:2, 24)            ", function()
-     return cute.complement(C42, 24) end},
-  {"right_inverse(((2,2),(4,2))..)  ", function()
-     return cute.right_inverse(A) end},
+  {"complement(4:2, 24)", function() return cute.complement(L.C42, 24) end,
+   "complement|" .. t.C42 .. "|24"},
+  {"right_inverse(((2,2),(4,2))..)", function() return cute.right_inverse(A) end,
+   "right_inverse|" .. t.A},
   {"logical_divide((128,128), <16,4>)", function()
-     return cute.logical_divide(M128, {16, 4}) end},
+     return cute.logical_divide(L.M128, {16, 4}) end,
+   "logical_divide|" .. t.M128 .. "|<16:1,4:1>"},
   {"logical_product((3,4):(4,1), ..)", function()
-     return cute.logical_product(P34, P25) end},
+     return cute.logical_product(L.P34, L.P25) end,
+   "logical_product|" .. t.P34 .. "|" .. t.P25},
   {"blocked_product((3,4):(4,1), ..)", function()
-     return cute.blocked_product(P34, P25) end},
+     return cute.blocked_product(L.P34, L.P25) end,
+   "blocked_product|" .. t.P34 .. "|" .. t.P25},
   {"local_tile((512,64), <128,8>, (1,_))", function()
-     return cute.local_tile(MA, {128, 8}, {1, cute._}) end},
+     return cute.local_tile(L.MA, {128, 8}, {1, cute._}) end,
+   "local_tile|" .. t.MA .. "|<128:1,8:1>|(1,_)"},
 }
 
-print(("%-34s %10s"):format("operation (" .. _VERSION .. ")", "ns/op"))
-for _, c in ipairs(cases) do
-  print(("%-34s %10.0f"):format(c[1], measure(c[2])))
+-- The C times, one popen of lua-ctime for all cases; "-" where there is
+-- no binary (or no io.popen, as in a sandbox).
+local function c_times()
+  local args, out = {}, {}
+  for i, c in ipairs(cases) do args[i] = ("%q"):format(c[3] or "none") end
+  local ok, p = pcall(io.popen, ("%q %s %s 2>/dev/null")
+    :format(ctime, budget, table.concat(args, " ")))
+  if ok and p then
+    for line in p:lines() do out[#out + 1] = tonumber(line) end
+    p:close()
+  end
+  return out
+end
+
+local c = c_times()
+print(("%-38s %9s %9s %9s"):format("operation (" .. _VERSION .. ")",
+  "Lua ns", "C ns", "Lua - C"))
+for i, case in ipairs(cases) do
+  local lua_ns = measure(case[2])
+  local c_ns = c[i]
+  print(("%-38s %9.0f %9s %9s"):format(case[1], lua_ns,
+    c_ns and ("%.0f"):format(c_ns) or "-",
+    c_ns and ("%.0f"):format(lua_ns - c_ns) or "-"))
 end

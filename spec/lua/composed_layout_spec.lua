@@ -16,7 +16,7 @@ describe("make_composed_layout", function()
     local I = cute.make_composed_layout(L "(4,8):(1,4)", {1, 2}, cute.make_identity_layout {2, 2})
     assert.equal(14, I(1, 1))
     assert.error_matches(function() cute.make_composed_layout(L "4:1", 0, 5) end,
-      "bad argument #3 to 'make_composed_layout' (cute.Layout expected, got number)", 1, true)
+      "bad argument #3 to 'make_composed_layout' (cute.Layout or cute.Swizzle expected, got number)", 1, true)
   end)
 
   it("is inner(offset + outer(c)) everywhere, sliced or composed further", function()

@@ -575,18 +575,19 @@ describe("stdlib argument errors", function()
       local r = cute.bank_conflicts(L "4:1", L "4:1"); return r end)
     at_caller("make_layout: bad argument #1 to 'layout'", function()
       local r = cute.make_layout(true); return r end)
-    at_caller("cute.cuda.gemm: A 4:1, B 4:1, C 4:1: ranks 1, 1, 1", function()
+    at_caller("cute.gemm: A 4:1, B 4:1, C 4:1: ranks 1, 1, 1", function()
       local r = gemm.plan(L "4:1", L "4:1", L "4:1"); return r end)
   end)
 
   it("of cute.cuda.gemm point at the caller, per call and when planning", function()
+    local cuda = require "cute.cuda"
     at_caller("cute.cuda.gemm: A must be a cute.cuda tensor, got number", function()
-      local r = gemm.gemm(1, 2, 3); return r end)
+      local r = cuda.gemm(1, 2, 3); return r end)
     local function tensor(layout, dtype)
       return { layout = L(layout), dtype = dtype, ptr = function() return 0 end }
     end
-    at_caller("cute.cuda.gemm: A has dtype i8", function()
-      local r = gemm.gemm(tensor("(4,4)", "i8"), tensor("(4,4)", "f32"),
+    at_caller("cute.cuda.gemm: cute.gemm: A has dtype i8", function()
+      local r = cuda.gemm(tensor("(4,4)", "i8"), tensor("(4,4)", "f32"),
                           tensor("(4,4)", "f32"))
       return r
     end)

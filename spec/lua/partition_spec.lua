@@ -100,6 +100,38 @@ describe("local_partition", function()
   end)
 end)
 
+describe("flat_coord (CuTe's get_flat_coord, cute.core)", function()
+  local core = require "cute.core"
+
+  it("inverts an injective thread layout, mode by mode", function()
+    -- T(i) = idx: flat_coord(T, idx) is i's coordinate in the modes' sizes
+    for seed = 1, 2000 do
+      local g = R.new(seed)
+      local T = g:injective(seed % 3 == 0 and 2 or nil)
+      local per_mode = core.product_each(T:shape())
+      for i = 0, cute.size(T) - 1 do
+        local got = core.flat_coord(T, T(i))
+        local want = cute.idx2crd(i, per_mode)
+        R.eq(cute.tuple_tostring(got), cute.tuple_tostring(want),
+          "flat_coord(%s, %d)", T, T(i))
+      end
+    end
+  end)
+
+  it("gives stride-0 leaves coordinate 0, and is what local_partition slices", function()
+    assert.equal("(1,2,1)", tostring(core.flat_coord(L "(2,16,16):(1,2,32)", 37)))
+    assert.equal("(20,0)", tostring(core.flat_coord(L "((4,8),2):((16,1),8)", 5)))
+    assert.equal("(0,3)", tostring(core.flat_coord(L "(4,8):(0,1)", 3)))
+    assert.equal(5, core.flat_coord(L "32:1", 5))
+    local A, thr = L "(8,16):(16,1)", cute.layout_right {2, 4}
+    for t = 0, 7 do
+      local _, off = cute.local_partition(A, thr, t)
+      assert.equal(A(core.flat_coord(thr, t)), off)
+    end
+    assert.has_error(function() core.flat_coord(L "(2,2):(1@0,1@1)", 1) end)
+  end)
+end)
+
 describe("local_tile / local_partition against CuTe's definitions", function()
   local mA = L "(512,64):(1,512)"                    -- the GEMM tutorial's A
 

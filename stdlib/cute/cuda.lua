@@ -28,6 +28,7 @@ if not ok_core then
         .. "build (" .. tostring(core) .. ")", 0)
 end
 local cute = require "cute"
+local algebra = require "cute.core"
 local tiler = require "cute.tiler"
 
 local cuda = {
@@ -183,24 +184,6 @@ local function as_layout(x)
   return x
 end
 
-local function leaves(t, out)
-  if type(t) ~= "table" then out[#out + 1] = t return out end
-  for _, v in ipairs(t) do leaves(v, out) end
-  return out
-end
-
--- [lo, hi]: the offsets a layout reaches (its image's bounds).
-local function reach(L)
-  local F = cute.flatten(L)
-  local s, d = leaves(F:shape(), {}), leaves(F:stride(), {})
-  local lo, hi = 0, 0
-  for i = 1, #s do
-    local r = (s[i] - 1) * d[i]
-    if r > 0 then hi = hi + r else lo = lo + r end
-  end
-  return lo, hi
-end
-
 local Tensor = { __name = "cute.cuda.Tensor" }
 Tensor.__index = Tensor
 cuda.Tensor = Tensor
@@ -245,8 +228,10 @@ function cuda.tensor(buf, layout, offset)
     E.raise(("cute.cuda: tensor %s: offset must be an integer (elements), got "
            .. "%s"):format(tostring(L), tostring(given)))
   end
-  local lo, hi = reach(L)
-  if offset + lo < 0 or offset + hi >= n then
+  -- [lo, hi] bounds the offsets L reaches (checked in C); lo <= 0 <= hi,
+  -- so offset + lo < 0 needs offset >= 0 first, and then nothing wraps
+  local lo, hi = algebra.offset_range(L)
+  if offset < 0 or offset + lo < 0 or hi >= n - offset then
     E.raise(string.format("cute.cuda: tensor %s at offset %d reaches [%d, %d], "
                         .. "outside the buffer of %d elements", tostring(L),
                         offset, offset + lo, offset + hi, n))
@@ -279,7 +264,7 @@ end
 function Tensor:to_table()
   require("cute.limits").check("visit", "to_table", cute.size(self.layout),
                                "elements", self)
-  local lo, hi = reach(self.layout)
+  local lo, hi = algebra.offset_range(self.layout)
   local data = self.buffer:download(self.offset + lo, hi - lo + 1)
   local out, L = {}, self.layout
   for i = 0, cute.size(L) - 1 do out[i + 1] = data[L(i) - lo + 1] end
@@ -502,6 +487,41 @@ function cuda.time(fn, opts)
   return t[(#t + 1) // 2], t
 end
 
+-- The paper's generic GEMM (cute.gemm plans it): checked on every call,
+-- so not through a pcall; planned and compiled once per combination of
+-- layouts, dtypes and options.
+local generic = {}   -- {plan, kernel} by layouts, dtypes and options
+
+local function gemm_operand(what, T)
+  if type(T) ~= "table" or not T.layout or not T.dtype or not T.ptr then
+    E.raise(("cute.cuda.gemm: %s must be a cute.cuda tensor, got %s")
+      :format(what, E.typename(T)))
+  end
+end
+
+local function generic_build(A, B, C, opts)
+  local p = require("cute.gemm").plan(A.layout, B.layout, C.layout,
+    { a = A.dtype, b = B.dtype, c = C.dtype }, opts)
+  return { plan = p, kernel = cuda.kernel { source = p.source, name = p.name } }
+end
+
+local function generic_gemm(A, B, C, opts)
+  gemm_operand("A", A); gemm_operand("B", B); gemm_operand("C", C)
+  local key = table.concat({ tostring(A.layout), tostring(B.layout),
+    tostring(C.layout), A.dtype, B.dtype, C.dtype,
+    tostring(opts.max_grid_yz) }, "|")
+  local e = generic[key]
+  if not e then
+    e = E.within("cute.cuda.gemm", generic_build, A, B, C, opts)
+    generic[key] = e
+  end
+  local h = e.kernel:prepare { grid = e.plan.grid, block = e.plan.block,
+    stream = opts.stream,
+    args = { A, B, C, opts.alpha or 1, opts.beta or 1 } }
+  h()
+  return e.plan, h
+end
+
 --- GEMM on tensors compatible with (M,K), (N,K), (M,N) [and a batch mode
 -- L]: C = alpha A B + beta C (defaults 1, 1).  On a Hopper GPU with f16 or
 -- bf16 A and B whose layouts a TMA map describes, the warp-specialised
@@ -509,7 +529,8 @@ end
 -- "generic", the paper's generic GEMM (2.6.2, cute.gemm).  opts.path =
 -- "sm90" insists on the Hopper kernel (an error says why it cannot run);
 -- without it, a Hopper GPU falling back says why through warn().
--- Returns the plan and the launch handle.
+-- Returns the plan and the launch handle (calling it runs the same GEMM
+-- again).
 local fallback_said = {}
 function cuda.gemm(A, B, C, opts)
   opts = opts or {}
@@ -533,7 +554,7 @@ function cuda.gemm(A, B, C, opts)
       end
     end
   end
-  return require("cute.gemm").gemm(A, B, C, opts)
+  return generic_gemm(A, B, C, opts)
 end
 
 return cuda

@@ -45,15 +45,31 @@ function M.argcheck(ok, name, k, what, x)
   end
 end
 
-local function finish(ok, ...)
-  depth = depth - 1
-  return ok, ...
-end
-
 -- The stdlib's folder as positions name it ("stdlib/cute/"): a C
 -- function's argument error raised at a stdlib line starts with it.
 local function here() error("") end
 local folder = select(2, pcall(here)):match("^(.*[/\\])[^/\\]*:%d+: $")
+
+-- The error e that ended f within(label, ...), raised as said there.
+local function fail(label, e)
+  local msg = type(e) == "table" and e.msg or e
+  if type(msg) ~= "string" then error(e, 0) end
+  local misuse = type(e) == "table"
+  if folder and msg:sub(1, #folder) == folder then
+    msg, misuse = msg:gsub("^[^\n]-:%d+: ", "", 1), true
+  end
+  if not msg:find(label, 1, true) then msg = label .. ": " .. msg end
+  if misuse and depth == 0 then M.raise(msg) end
+  error(misuse and { msg = msg } or msg, 0)
+end
+
+-- pcall's results passed on (no table: the success path allocates
+-- nothing), after leaving the call.
+local function finish(label, ok, ...)
+  depth = depth - 1
+  if ok then return ... end
+  return fail(label, (...))
+end
 
 --- f(...) for a public function `label` ("op(A, T)", or a name) whose
 -- steps call the C module with the user's values: an error is prefixed by
@@ -64,18 +80,7 @@ local folder = select(2, pcall(here)):match("^(.*[/\\])[^/\\]*:%d+: $")
 -- functions, not for per-launch paths.
 function M.within(label, f, ...)
   depth = depth + 1
-  local r = table.pack(finish(pcall(f, ...)))
-  if r[1] then return table.unpack(r, 2, r.n) end
-  local e = r[2]
-  local msg = type(e) == "table" and e.msg or e
-  if type(msg) ~= "string" then error(e, 0) end
-  local misuse = type(e) == "table"
-  if folder and msg:sub(1, #folder) == folder then
-    msg, misuse = msg:gsub("^[^\n]-:%d+: ", "", 1), true
-  end
-  if not msg:find(label, 1, true) then msg = label .. ": " .. msg end
-  if misuse and depth == 0 then M.raise(msg) end
-  error(misuse and { msg = msg } or msg, 0)
+  return finish(label, pcall(f, ...))
 end
 
 --- The public function made of f: f(...) run by within(label, ...).

@@ -19,6 +19,9 @@
 --   p.source  --> CUDA C: extern "C" __global__ void cute_gemm(A, B, C,
 --                 alpha, beta);  p.grid, p.block: its launch shape
 --
+-- This module plans (no GPU, no driver: it does not load cute.cuda);
+-- cute.cuda.gemm compiles a plan once per combination and launches it.
+--
 -- One thread computes one C element, threads of a warp along the C mode
 -- with the unit stride (so C and, for column-major operands, A are read
 -- and written coalesced).  This is the reference algorithm, not the fast
@@ -59,54 +62,16 @@ local function store_expr(t, x)
   return ("(%s)(%s)"):format(ctype[t], x)
 end
 
--- Raised with a stdlib position (level 1), which the public wrappers below
--- move to the caller's line.
+-- Misuse, raised at the caller's line (of gemm.plan, or of cute.cuda.gemm,
+-- which prefixes its own name).
 local function fail(fmt, ...)
-  E.raise("cute.cuda.gemm: " .. fmt:format(...))
+  E.raise("cute.gemm: " .. fmt:format(...))
 end
 
 local function check_dtype(what, t)
   if not ctype[t] then
     fail("%s has dtype %s; supported: f16 bf16 f32 f64", what, tostring(t))
   end
-end
-
-local function leaves(t, out)
-  if type(t) ~= "table" then out[#out + 1] = t return out end
-  for _, v in ipairs(t) do leaves(v, out) end
-  return out
-end
-
---- Is layout L injective (distinct coordinates, distinct offsets)?  Its
--- leaves of size > 1 sorted by |stride| must nest, |d_i| >= |d_{i-1}| *
--- s_{i-1} (then each offset's mixed-radix digits are unique); a stride 0
--- is a repeat.  A layout that does not nest may still be injective
--- ((2,2):(2,3): offsets 0 2 3 5): its offsets are then counted, up to 2^16
--- elements; a bigger one counts as not injective.
-function M.injective(L)
-  local s, d = leaves(L:shape(), {}), leaves(L:stride(), {})
-  local ls = {}
-  for i = 1, #s do
-    if s[i] > 1 then
-      if d[i] == 0 then return false end
-      ls[#ls + 1] = { s = s[i], d = math.abs(d[i]) }
-    end
-  end
-  table.sort(ls, function(a, b) return a.d < b.d end)
-  local nests = true
-  for i = 2, #ls do
-    nests = nests and ls[i].d >= ls[i - 1].d * ls[i - 1].s
-  end
-  if nests then return true end
-  local n = core.size(L)
-  if n > 65536 then return false end
-  local seen = {}
-  for i = 0, n - 1 do
-    local o = L(i)
-    if seen[o] then return false end
-    seen[o] = true
-  end
-  return true
 end
 
 --- The extents {M, N, K [, L]} of a GEMM over layouts A, B, C, after
@@ -133,7 +98,7 @@ function M.extents(A, B, C)
     need(e.L == sz(B, 2) and e.L == sz(C, 2),
       "L: size<2>(A) == size<2>(B) == size<2>(C)")
   end
-  need(M.injective(C),
+  need(core.injective(C),
     "C is injective (no two coordinates share an offset): each C element "
     .. "has one writer")
   return e
@@ -208,48 +173,6 @@ function M.plan(A, B, C, dtypes, opts)
              math.max(1, math.min(e.L, cap)) },
     block = { 32, 8, 1 },
   }
-end
-
-local compiled = {}   -- plans and kernels by layouts, dtypes and options
-
--- Checked on every call, so not through a pcall.
-local function operand(what, T)
-  if type(T) ~= "table" or not T.layout or not T.dtype or not T.ptr then
-    E.raise(("cute.cuda.gemm: %s must be a cute.cuda tensor, got %s")
-      :format(what, E.typename(T)))
-  end
-  return T
-end
-
--- The plan and kernel of a combination not seen before.
-local function build(A, B, C, opts)
-  local p = M.plan(A.layout, B.layout, C.layout,
-    { a = A.dtype, b = B.dtype, c = C.dtype }, opts)
-  local cuda = require "cute.cuda"
-  return { plan = p, kernel = cuda.kernel { source = p.source, name = p.name } }
-end
-
---- gemm(A, B, C [, opts]) on cute.cuda tensors: C = alpha A B + beta C
--- (opts.alpha, opts.beta default 1: the paper's C += A B), asynchronous on
--- opts.stream.  The kernel is planned and compiled once per combination
--- of layouts and dtypes.  Returns the plan and the prepared launch handle
--- (calling it runs the same GEMM again).
-function M.gemm(A, B, C, opts)
-  opts = opts or {}
-  operand("A", A); operand("B", B); operand("C", C)
-  local key = table.concat({ tostring(A.layout), tostring(B.layout),
-    tostring(C.layout), A.dtype, B.dtype, C.dtype,
-    tostring(opts.max_grid_yz) }, "|")
-  local e = compiled[key]
-  if not e then   -- once per combination: a pcall costs nothing per launch
-    e = E.within("cute.cuda.gemm", build, A, B, C, opts)
-    compiled[key] = e
-  end
-  local h = e.kernel:prepare { grid = e.plan.grid, block = e.plan.block,
-    stream = opts.stream,
-    args = { A, B, C, opts.alpha or 1, opts.beta or 1 } }
-  h()
-  return e.plan, h
 end
 
 return M

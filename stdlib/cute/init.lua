@@ -11,8 +11,9 @@
 --   cute.logical_divide(A, {2, 4})    --> ((2,2),(4,2)):((1,2),(4,16))
 --   cute.print_layout(A)
 --
--- The algebra itself is C (cute.core); this module adds tilers, divides,
--- products, partitioning and printing in Lua, and operator sugar:
+-- The algebra itself is C (cute.core), tilers, divides, products and
+-- partitioning included; this module gathers it with the Lua parts (TV
+-- layouts, atoms, tensors, text tables, pictures) and operator sugar:
 --   A * B   composition       A .. B   concatenation (A, B)
 --   A == B  structural equality
 local core = require "cute.core"
@@ -20,7 +21,7 @@ local E = require "cute.error"
 local tiler = require "cute.tiler"
 local divide = require "cute.divide"
 local product = require "cute.product"
-local show = require "cute.print"
+local text = require "cute.print"   -- CuTe's text tables; pictures: cute.picture
 local limits = require "cute.limits"
 
 local cute = {
@@ -107,8 +108,8 @@ local cute = {
 
   -- local_tile, local_partition: of layouts and of tensors (cute.tensor)
 
-  print_layout = show.print_layout,
-  format_layout = show.format_layout,
+  print_layout = text.print_layout,
+  format_layout = text.format_layout,
 
   -- what one call may cost: cells of a picture, elements of a brute-force
   -- walk, and the C limits (stdlib/cute/limits.lua)
@@ -128,7 +129,11 @@ end)
 -- start, warm GPU start).  Functions are forwarding stubs, so they are real
 -- keys (the REPL completes them); the two submodules load on first access.
 local function forward(module, name)
-  return function(...) return require(module)[name](...) end
+  local f
+  return function(...)
+    f = f or require(module)[name]   -- found once: require is a C call
+    return f(...)
+  end
 end
 for module, names in pairs {
   ["cute.tv"] = {"make_layout_tv", "tv_partition"},

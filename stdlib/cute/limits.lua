@@ -9,7 +9,7 @@
 -- rather than its leaf count (a script may raise them, at its own cost):
 --   cells  65536  cells print_layout and every picture draw, all its
 --                 panels together (cute.show, cute.render, cutelua --show;
---                 cute.print.max_cells is the old name of this one)
+--                 require("cute.print").max_cells is its old name)
 --   visit  2^24   elements a brute-force walk in Lua visits, and the
 --                 entries of the table it fills: tv.owners, tv.bijection,
 --                 the accesses of cute.bank_conflicts, Tensor:to_table
@@ -25,9 +25,9 @@
 -- What is not capped, and why.  Everything else in the stdlib loops over
 -- modes, leaves or tiler entries (a tiler nests at most `depth` levels:
 -- cute.tiler refuses deeper ones, cyclic tables included), or calls
--- cute.core once per mode.  The remaining loop over a layout's size --
--- gemm.injective counts offsets up to 2^16, then answers "not injective"
--- -- stays below these limits.  cute.core reads a Lua table given as a
+-- cute.core once per mode (injectivity is the C library's: a walk over
+-- at most CUTE_MAX_INJECTIVE_SPAN offsets, else an error, never a guess).
+-- cute.core reads a Lua table given as a
 -- tuple once (work linear in the table, which memory bounds) and refuses
 -- it past the leaf, token and depth limits.  cute.cuda's fills, compares
 -- and downloads are linear in a device buffer that exists, not capped

@@ -1,6 +1,6 @@
 --- cute.tile_to_shape -- CuTe's tile_to_shape(block, shape [, order]):
--- copies of the layout `block` (a Layout, or a swizzled ComposedLayout: the
--- swizzle is kept outside) arranged to cover `shape`, the copies in the
+-- copies of the layout `block` (a Layout, or a composed layout: its inner
+-- function and offset are kept outside) arranged to cover `shape`, the copies in the
 -- order `order` (column-major by default, as CuTe's LayoutLeft):
 --
 --   block padded with 1:0 modes to rank(shape), then
@@ -13,13 +13,11 @@ local core = require "cute.core"
 local tiler = require "cute.tiler"
 local E = require "cute.error"
 local product = require "cute.product"
-
-local ComposedLayout = core.metatables.ComposedLayout
+local composed = require "cute.composed_layout"
 
 local function tile_to_shape(block, shape, order)
-  if getmetatable(block) == ComposedLayout then
-    return core.composed(block:swizzle(), block:offset(),
-      tile_to_shape(block:layout(), shape, order))
+  if composed.is_composed(block) then
+    return composed.on_layout_b(block, tile_to_shape, shape, order)
   end
   E.argcheck(tiler.is_layout(block), "tile_to_shape", 1,
     "cute.Layout or cute.ComposedLayout", block)

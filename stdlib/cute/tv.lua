@@ -25,7 +25,6 @@
 local core = require "cute.core"
 local E = require "cute.error"
 local limits = require "cute.limits"
-local partition = require "cute.partition"
 local product = require "cute.product"
 local tiler = require "cute.tiler"
 
@@ -55,15 +54,15 @@ function M.make_layout_tv(thr, val)
       .. "onto 0..%d (are both layouts compact?)")
       :format(tostring(thr), tostring(val), tostring(mn), nt * nv - 1))
   end
-  return partition.product_each(mn:shape()), core.composition(inv, core.layout {nt, nv})
+  return core.product_each(mn:shape()), core.composition(inv, core.layout {nt, nv})
 end
 
 --- A thread's place in a thread layout: the flat coordinate of index `idx`
--- in T (CuTe's get_flat_coord: cute.partition's flat_coord), always a
--- table, {c} for an integer-shaped T.
+-- in T (CuTe's get_flat_coord: cute.core.flat_coord, what local_partition
+-- slices at), always a table, {c} for an integer-shaped T.
 --   thr_coord((2,16,16):(1,2,32), 37) --> {1, 2, 1}
 function M.thr_coord(T, idx)
-  local c = partition.flat_coord(T, idx, "thr_coord")
+  local c = core.flat_coord(T, idx)
   return type(c) == "table" and c or tiler.tuple { c }
 end
 

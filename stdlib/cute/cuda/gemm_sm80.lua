@@ -574,13 +574,6 @@ end
 
 --------------------------------------------------------------------- run --
 
-local function leaves(t, out)
-  out = out or {}
-  if type(t) ~= "table" then out[#out + 1] = t return out end
-  for _, x in ipairs(t) do leaves(x, out) end
-  return out
-end
-
 -- (extent, stride) of each mode of a flat layout of rank 2 or 3.
 local function flat_modes(what, L)
   local r = cute.rank(L)
@@ -589,13 +582,13 @@ local function flat_modes(what, L)
   end
   local out = {}
   for i = 0, r - 1 do
-    local m = cute.coalesce(L:mode(i))
-    local s, d = leaves(m:shape()), leaves(m:stride())
-    if #s ~= 1 then
+    local m = cute.coalesce(L:mode(i))   -- one leaf, unless hierarchical
+    if cute.rank(m) ~= 1 then
       fail("%s %s: mode %d is hierarchical (%s); this kernel takes flat "
         .. "modes (cute.cuda.gemm takes any layout)", what, tostring(L), i, tostring(m))
     end
-    out[i + 1] = { s[1], s[1] == 1 and 0 or d[1] }
+    local s = m:shape()
+    out[i + 1] = { s, s == 1 and 0 or m:stride() }
   end
   if r == 2 then out[3] = { 1, 0 } end
   return out

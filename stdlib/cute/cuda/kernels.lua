@@ -84,24 +84,17 @@ cute_copy_dl(const ELEM *__restrict__ src, ELEM *__restrict__ dst) {
 
 K.plan = {}
 
-local function leaves(t, out)
-  out = out or {}
-  if type(t) ~= "table" then out[#out + 1] = t return out end
-  for _, x in ipairs(t) do leaves(x, out) end
-  return out
-end
-
 -- The vector of a copy in the order of S: the largest power of two of
 -- elements that the leading unit-stride run of coalesce(S) holds, that
 -- divides every other stride (so every vector starts aligned), at most 16
 -- bytes, and that the tensors' addresses are aligned to.
 local function copy_vector(S, bytes, ...)
-  local C = cute.coalesce(S)
-  local s, d = leaves(C:shape()), leaves(C:stride())
-  local run = d[1] == 1 and s[1] or 1
-  local v = vector(run, bytes, ...)
-  for i = 2, #d do
-    while d[i] % v ~= 0 do v = v // 2 end
+  local C = cute.coalesce(S)   -- flat: each mode is one leaf
+  local first = C:mode(0)
+  local v = vector(first:stride() == 1 and first:shape() or 1, bytes, ...)
+  for i = 1, cute.rank(C) - 1 do
+    local d = C:mode(i):stride()
+    while d % v ~= 0 do v = v // 2 end
   end
   return v
 end
