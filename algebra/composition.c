@@ -518,11 +518,11 @@ cute_status cute_composition_append(cute_layout *r, const cute_layout *A,
 }
 
 /* (A0 o T0, A1 o T1, ...) in one pass: each mode of A is composed where it
- * lies in A and its result emitted straight into the scratch r. */
+ * lies in A and its result emitted straight into the result. */
 cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
                                   const cute_tiler *T, cute_error *err)
 {
-  cute_layout r;
+  cute_layout tmp, *r;
   cute_span a;
   cute_status st;
   int i, rank = cute_layout_rank(A);
@@ -535,15 +535,15 @@ cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
              T->n, rank);
     return tiler_fail(err, CUTE_ERANK, A, T, -1, why);
   }
-  cute_scratch_start(&r);
-  r.shape.tok[r.shape.ntok++] = '(';
+  r = cute_tiler_target(out, &tmp, A, T);
+  r->shape.tok[r->shape.ntok++] = '(';
   for (i = 0; i < T->n; i++) {
     cute_tuple_span(&A->shape, i, &a); /* i < rank: it exists */
-    st = cute_composition_append(&r, A, &a, &T->mode[i], why, sizeof why);
+    st = cute_composition_append(r, A, &a, &T->mode[i], why, sizeof why);
     if (st && why[0]) return tiler_fail(err, st, A, T, i, why);
     if (st) return mode_fail(err, st, A, T, i);
   }
-  r.shape.tok[r.shape.ntok++] = ')';
-  cute_scratch_end(out, &r);
+  r->shape.tok[r->shape.ntok++] = ')';
+  cute_tiler_done(out, r);
   return CUTE_OK;
 }

@@ -86,7 +86,7 @@ static int with_rest(cute_layout *both, const cute_layout *A,
 static int divide_flat(cute_layout *out, const cute_layout *A,
                        const cute_tiler *T)
 {
-  cute_layout r, both;
+  cute_layout tmp, *r, both;
   cute_span a;
   char why[96];
   int i, rank = cute_layout_rank(A);
@@ -98,18 +98,18 @@ static int divide_flat(cute_layout *out, const cute_layout *A,
            !cute_composition(out, A, &both, NULL);
   }
   if (!cute_tiler_is_flat(T) || T->n > rank) return 0;
-  cute_scratch_start(&r);
-  r.shape.tok[r.shape.ntok++] = '(';
+  r = cute_tiler_target(out, &tmp, A, T);
+  r->shape.tok[r->shape.ntok++] = '(';
   for (i = 0; i < T->n; i++) {
     cute_tuple_span(&A->shape, i, &a); /* i < rank: it exists */
     if (!with_rest(&both, A, &a, &T->mode[i]) ||
-        cute_composition_append(&r, A, &a, &both, why, sizeof why))
+        cute_composition_append(r, A, &a, &both, why, sizeof why))
       return 0;
   }
-  if (cute_scratch_modes(&r, A, T->n, rank, NULL) ||
-      cute_scratch_tok(&r, ')', NULL) || cute_tuple_check(&r.shape, NULL))
+  if (cute_scratch_modes(r, A, T->n, rank, NULL) ||
+      cute_scratch_tok(r, ')', NULL) || cute_tuple_check(&r->shape, NULL))
     return 0;
-  cute_scratch_end(out, &r);
+  cute_tiler_done(out, r);
   return 1;
 }
 

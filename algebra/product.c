@@ -51,14 +51,14 @@ static int product_append(cute_layout *r, const cute_layout *A,
 static int product_flat(cute_layout *out, const cute_layout *A,
                         const cute_tiler *T)
 {
-  cute_layout r;
+  cute_layout tmp, *r;
   cute_span a;
   int i, rank = cute_layout_rank(A), list = cute_tiler_tok(T, 0) == '<';
   if (list ? !cute_tiler_is_flat(T) || T->n > rank
            : cute_tiler_tok(T, 0) != 'L')
     return 0;
-  cute_scratch_start(&r);
-  if (list) r.shape.tok[r.shape.ntok++] = '(';
+  r = cute_tiler_target(out, &tmp, A, T);
+  if (list) r->shape.tok[r->shape.ntok++] = '(';
   for (i = 0; i < (list ? T->n : 1); i++) {
     if (list) {
       cute_tuple_span(&A->shape, i, &a); /* i < rank: it exists */
@@ -67,13 +67,13 @@ static int product_flat(cute_layout *out, const cute_layout *A,
       a.tok1 = A->shape.ntok;
       a.leaf1 = A->shape.nleaf;
     }
-    if (!product_append(&r, A, &a, &T->mode[i])) return 0;
+    if (!product_append(r, A, &a, &T->mode[i])) return 0;
   }
-  if (list && (cute_scratch_modes(&r, A, T->n, rank, NULL) ||
-               cute_scratch_tok(&r, ')', NULL)))
+  if (list && (cute_scratch_modes(r, A, T->n, rank, NULL) ||
+               cute_scratch_tok(r, ')', NULL)))
     return 0;
-  if (cute_tuple_check(&r.shape, NULL)) return 0;
-  cute_scratch_end(out, &r);
+  if (cute_tuple_check(&r->shape, NULL)) return 0;
+  cute_tiler_done(out, r);
   return 1;
 }
 

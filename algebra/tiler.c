@@ -242,6 +242,29 @@ cute_status cute_tiler_arrange(cute_layout *out, const cute_layout *D,
 
 /* ---------------------------------------------------------- composition -- */
 
+cute_layout *cute_tiler_target(cute_layout *out, cute_layout *tmp,
+                               const cute_layout *A, const cute_tiler *T)
+{
+  int i;
+  cute_layout *r = out;
+  if (out == A) r = tmp;
+  for (i = 0; i < T->n; i++)
+    if (out == &T->mode[i]) r = tmp;
+  cute_scratch_start(r);
+  return r;
+}
+
+void cute_tiler_done(cute_layout *out, cute_layout *r)
+{
+  if (r != out) {
+    cute_scratch_end(out, r);
+    return;
+  }
+  memcpy(out->stride.tok, out->shape.tok, out->shape.ntok);
+  out->stride.ntok = out->shape.ntok;
+  out->stride.nleaf = out->shape.nleaf;
+}
+
 int cute_tiler_is_flat(const cute_tiler *T)
 {
   int p, len = cute_tiler_len(T);

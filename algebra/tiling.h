@@ -44,6 +44,15 @@ cute_status cute_tiler_context(cute_error *err, cute_status st,
                                const char *op, const cute_layout *A,
                                const cute_tiler *T);
 
+/* Where a one-pass by-mode operation builds its result: in out itself,
+ * unless out is A or one of T's layouts (read while the result is
+ * written), else in tmp -- copying a result just written stalls on store
+ * forwarding.  So on an error out may be left half-made.  The result is
+ * started (cute_scratch_start) and completed by cute_tiler_done. */
+cute_layout *cute_tiler_target(cute_layout *out, cute_layout *tmp,
+                               const cute_layout *A, const cute_tiler *T);
+void cute_tiler_done(cute_layout *out, cute_layout *r);
+
 /* Is T a flat list of layouts (every element 'L', at depth 1)? */
 int cute_tiler_is_flat(const cute_tiler *T);
 
