@@ -373,7 +373,10 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
  *                              = (4,8,2,2):(20,2,80,1)           flat
  * Errors name the call, then the step that failed:
  *   "logical_divide(A, <T>): composition(...): ... condition violated".
- * @post size(out) = size(A); logical: out(i) ranges over A's image. */
+ * @post size(out) = size(B) size(B*) (by mode for lists): size(A) when B
+ *       tiles A, more when size(B) does not divide it, as in CuTe:
+ *       12:1 / 5:1 = (5,3):(1,5), A's extended domain; logical:
+ *       out(i) = A((B, B*)(i)). */
 cute_status cute_logical_divide(cute_layout *out, const cute_layout *A,
                                 const cute_tiler *T, cute_error *err);
 cute_status cute_zipped_divide(cute_layout *out, const cute_layout *A,

@@ -63,7 +63,7 @@ describe("cute.smem.synthesize", function()
   end)
 end)
 
-describe("cute.gemm_sm90 descriptors and boxes", function()
+describe("cute.gemm_sm90 descriptors and TMA boxes", function()
   it("K-major 128x64 bf16: 128-byte swizzle, SBO 1024, k-steps of 32 bytes", function()
     local s = smem.synthesize { tile = { 128, 64 }, major = "K" }
     local d = sm90.descriptor(s, 64)
@@ -72,9 +72,10 @@ describe("cute.gemm_sm90 descriptors and boxes", function()
     assert.same({ 0, 8192 }, d.blocks)
     assert.same({ 0, 32, 64, 96 }, d.ksteps)
     assert.equal((1 << 62) | (64 << 32) | (1 << 16), d.hi)
-    local boxes, box = sm90.boxes(s)
-    assert.same({ 64, 128 }, box)
-    assert.equal(1, #boxes)
+    local t = cute.make_tma_copy("SM90_TMA_LOAD",
+      desc({ 1000, 264 }, { 264, 1 }), s.layout, s.tile)
+    assert.same({ 64, 128 }, t.box)
+    assert.equal(1, #t:copies())
   end)
 
   it("N-major 256x64 bf16: LBO between 64-wide atoms, SBO between 8-deep k groups", function()
@@ -84,10 +85,11 @@ describe("cute.gemm_sm90 descriptors and boxes", function()
     assert.equal(8192, d.lbo)
     assert.equal(1024, d.sbo)
     assert.same({ 0, 2048, 4096, 6144 }, d.ksteps)
-    local boxes, box = sm90.boxes(s)
-    assert.same({ 64, 64 }, box)
+    local t = cute.make_tma_copy("SM90_TMA_LOAD",
+      desc({ 520, 264 }, { 1, 520 }), s.layout, s.tile)
+    assert.same({ 64, 64 }, t.box)
     local offs = {}
-    for _, b in ipairs(boxes) do offs[#offs + 1] = b.offset end
+    for _, c in ipairs(t:copies()) do offs[#offs + 1] = c.smem * 2 end
     assert.same({ 0, 8192, 16384, 24576 }, offs)
   end)
 

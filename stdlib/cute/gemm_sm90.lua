@@ -10,9 +10,9 @@
 -- M/N-major (Table 3's NN, NT, TN, TT): the script
 --   * synthesises each operand's shared-memory layout (cute.smem: swizzle
 --     atom + tiling, conflict-free for the TMA writes and the wgmma reads);
---   * derives from that layout the TMA boxes (each a contiguous block of
---     the layout, checked element by element) and the tensor map of the
---     global layout (dims, byte strides; residues read as zeros);
+--   * takes the TMA boxes, their coordinates and the tensor map of the
+--     global layout (dims, byte strides, swizzle; residues read as zeros)
+--     from cute.make_tma_copy of the global and shared layouts;
 --   * derives the wgmma descriptors (swizzle mode, leading and stride byte
 --     offsets, the start offset of each warpgroup and k-step) by checking
 --     the layout against the descriptor's canonical form at every element
@@ -28,6 +28,7 @@
 local core = require "cute.core"
 local E = require "cute.error"
 local smem = require "cute.smem"
+local tma = require "cute.tma"
 
 local M = {}
 
@@ -99,36 +100,6 @@ function M.descriptor(s, rows)
            swizzle = core.swizzle(log2(s.swizzle_bytes // 16), 4, 3),
            -- the 64-bit word without its start address
            hi = (mode << 62) | (((sbo * eb) >> 4) << 32) | (((lbo * eb) >> 4) << 16) }
-end
-
---- The TMA boxes that fill tile `s`: each {smem byte offset, mn, k} is the
--- origin of a box of `box` = {inner, outer} elements (inner along the
--- contiguous mode, as wide as the swizzle) that the layout stores as one
--- row-major block, checked element by element.
-function M.boxes(s)
-  local P, eb = s.plain, s.element_bytes
-  local W = s.swizzle_bytes // eb
-  local mn, k = s.tile[1], s.tile[2]
-  local inner, outer = W, s.major == "K" and mn or k
-  local list = {}
-  local ni, no = (s.major == "K" and k or mn) // inner, 1
-  for i = 0, ni - 1 do
-    local m0, k0 = 0, i * inner
-    if s.major ~= "K" then m0, k0 = i * inner, 0 end
-    local o = P(m0, k0)
-    for r = 0, outer - 1 do
-      for c = 0, inner - 1 do
-        local x, y = m0 + r, k0 + c
-        if s.major ~= "K" then x, y = m0 + c, k0 + r end
-        if P(x, y) ~= o + r * inner + c then
-          E.raise(("cute.gemm_sm90: layout %s: box at (%d, %d) is not a "
-            .. "row-major block"):format(tostring(s.layout), m0, k0))
-        end
-      end
-    end
-    list[#list + 1] = { offset = o * eb, mn = m0, k = k0 }
-  end
-  return list, { inner, outer }, no
 end
 
 -- --------------------------------------------------------- global layouts --
@@ -353,21 +324,19 @@ local function tile_coords(cfg)
     :format(cfg.group, cfg.group, cfg.group, cfg.group)
 end
 
--- The producer's copies of one operand: one TMA per box.
-local function loads(name, boxes, view, batched, dst, mn0)
+-- The producer's copies of one operand (t: its cute.make_tma_copy), one
+-- TMA per box: the coordinate of TMA dimension i is the tile origin of
+-- its gmem mode (mn0, k0 or the batch l) plus the box's offset in the tile.
+local function loads(name, t, dst, mn0)
   local out = {}
-  for _, b in ipairs(boxes) do
-    local kx = ("k0 + %d"):format(b.k)
-    local mx = ("%s + %d"):format(mn0, b.mn)
-    local c0, c1 = kx, mx
-    if view.major ~= "K" then c0, c1 = mx, kx end
-    if batched then
-      out[#out + 1] = ("          tma_load_3d(%s + %d, map%s, bar, %s, %s, l);")
-        :format(dst, b.offset, name, c0, c1)
-    else
-      out[#out + 1] = ("          tma_load_2d(%s + %d, map%s, bar, %s, %s);")
-        :format(dst, b.offset, name, c0, c1)
+  local origin = { [0] = mn0, "k0", "l" }
+  for _, c in ipairs(t:copies()) do
+    local x = {}
+    for i, j in ipairs(t.modes) do
+      x[i] = j == 2 and "l" or ("%s + %d"):format(origin[j], c.coord[i])
     end
+    out[#out + 1] = ("          tma_load_%dd(%s + %d, map%s, bar, %s);")
+      :format(t.rank, dst, c.smem * t.element_bytes, name, table.concat(x, ", "))
   end
   return table.concat(out, "\n")
 end
@@ -430,8 +399,19 @@ function M.plan(A, B, C, opts)
   local sB = smem.synthesize { tile = { BN, BK }, major = vy.major, dtype = ta,
                                copy = "tma", mma = "wgmma" }
   local dA, dB = M.descriptor(sA, 64), M.descriptor(sB, BN)
-  local boxesA, boxA = M.boxes(sA)
-  local boxesB, boxB = M.boxes(sB)
+  local Mx, Nx = e.M, e.N
+  if swap then Mx, Nx = e.N, e.M end
+  -- each operand's (MN, K[, L]) and its CTA tile: the TMA copy
+  local function copy_of(v, T, s, mn_extent)
+    local shape, stride = { mn_extent, e.K }, { v.smn, v.sk }
+    if batched then shape[3], stride[3] = e.L, v.sl end
+    return pcall(tma.make_tma_copy, "SM90_TMA_LOAD",
+      { layout = core.layout(shape, stride), dtype = T.dtype }, s.layout, s.tile)
+  end
+  local okA, tA = copy_of(vx, X, sA, Mx)
+  if not okA then return nil, "A: " .. tostring(tA) end
+  local okB, tB = copy_of(vy, Y, sB, Nx)
+  if not okB then return nil, "B: " .. tostring(tB) end
   local a_stage, b_stage = BM * BK * eb, BN * BK * eb
   local bar_off = cfg.stages * (a_stage + b_stage)
   local smem_bytes = bar_off + 16 * cfg.stages + cfg.consumers * 64 * EPI_LD * 4 + 1024
@@ -449,8 +429,7 @@ function M.plan(A, B, C, opts)
     B_OFF = cfg.stages * a_stage, STAGE_TX = a_stage + b_stage,
     REGS = cfg.consumers == 2 and 232 or 240, NACC = BN // 2,
     TILE_COORDS = tile_coords(cfg),
-    LOADS = loads("A", boxesA, vx, batched, "sa", "m0") .. "\n"
-      .. loads("B", boxesB, vy, batched, "sb", "n0"),
+    LOADS = loads("A", tA, "sa", "m0") .. "\n" .. loads("B", tB, "sb", "n0"),
     MMAS = table.concat(mmas, "\n"),
     EPI_OFF = bar_off + 16 * cfg.stages, EPI_BYTES = 64 * EPI_LD * 4, EPI_LD = EPI_LD,
   }
@@ -459,30 +438,17 @@ function M.plan(A, B, C, opts)
   local source = table.concat({ PRELUDE, PACK[tc], (STORE_CHUNK:gsub("EPI_LD", EPI_LD)),
     wgmma_fn(BN, mma_type[ta], mma_type[ta], vx.major == "K" and 0 or 1,
              vy.major == "K" and 0 or 1), body }, "\n")
-  local function map(v, T, box, mn_extent)
-    local esz = ebytes[T.dtype]
-    local dims, strides, bx
-    if v.major == "K" then
-      dims, strides = { e.K, mn_extent }, { esz, v.smn * esz }
-    else
-      dims, strides = { mn_extent, e.K }, { esz, v.sk * esz }
-    end
-    bx = { box[1], box[2] }
-    if batched then
-      dims[3], strides[3], bx[3] = e.L, v.sl * esz, 1
-    end
-    return { dtype = T.dtype, dims = dims, strides = strides, box = bx,
-             swizzle = sA.swizzle_bytes }
+  local function map(t)
+    return { dtype = t.dtype, dims = t.dims, strides = t.strides, box = t.box,
+             swizzle = t.swizzle_bytes }
   end
-  local Mx, Nx = e.M, e.N
-  if swap then Mx, Nx = e.N, e.M end
   return {
     source = source, name = "cute_gemm_sm90", extents = e, swap = swap,
     M = Mx, N = Nx, K = e.K, L = e.L, csm = csm, csl = csl,
     tiles = ((Mx + BM - 1) // BM) * ((Nx + BN - 1) // BN) * e.L,
     block = 128 * (cfg.consumers + 1), smem = smem_bytes, config = cfg,
     smem_A = sA, smem_B = sB, desc_A = dA, desc_B = dB,
-    map_A = map(vx, X, boxA, Mx), map_B = map(vy, Y, boxB, Nx),
+    map_A = map(tA), map_B = map(tB), tma_A = tA, tma_B = tB,
     operands = { X, Y }, majors = vx.major .. vy.major,
   }
 end

@@ -147,6 +147,7 @@ for module, names in pairs {
                    "make_tiled_copy_B", "make_tiled_copy_C"},
   ["cute.picture"] = {"show", "render", "bank_conflicts", "operation"},
   ["cute.explain"] = {"explain"},
+  ["cute.tma"] = {"make_tma_copy"},
 } do
   for _, name in ipairs(names) do cute[name] = forward(module, name) end
 end

@@ -2,7 +2,8 @@
 -- CuTe keeps in cute/arch/ (mma_sm80.hpp, copy_sm75.hpp, ...), while
 -- cute.atom builds atoms and tiles them, as cute/atom/ does.
 --
--- Each entry is a plain table: name (CuTe's), kind ("mma" or "copy"), the
+-- Each entry is a plain table: name (CuTe's), kind ("mma", "copy", or
+-- "tma": bulk tensor copies, whose layouts cute.make_tma_copy derives), the
 -- PTX instruction, the PTX ISA section it was read from, and CuTe text for
 -- its layouts:
 --   mma   shape_mnk {M,N,K}, thr_id, A, B, C      TV layouts onto the
@@ -13,7 +14,8 @@
 -- lists them in catalog order.  cute.mma_atom / cute.copy_atom build atoms.
 local M = { names = {} }
 
-for _, part in ipairs { "universal", "sm70", "sm75", "sm80", "sm90", "sm90_copy" } do
+for _, part in ipairs { "universal", "sm70", "sm75", "sm80", "sm90", "sm90_copy",
+                       "sm90_tma" } do
   for _, entry in ipairs(require("cute.arch." .. part)) do
     assert(M[entry.name] == nil, entry.name)
     M[entry.name] = entry
