@@ -93,9 +93,25 @@ static void random_tiler(test_rng *r, cute_tiler *T, const cute_layout *A)
     T->ntok = 0;
     T->n = (int)rng_range(r, 1, rank < 3 ? rank : 3);
   }
-  for (i = 0; i < T->n; i++)
-    T->mode[i] = rng_range(r, 0, 3) == 0 ? rng_layout(r, 2, 3, 4, 16)
-                                          : rng_injective_layout(r, 2, 3, 16);
+  for (i = 0; i < T->n; i++) {
+    cute_layout *B = &T->mode[i];
+    int k;
+    *B = rng_range(r, 0, 3) == 0 ? rng_layout(r, 2, 3, 4, 16)
+                                  : rng_injective_layout(r, 2, 3, 16);
+    if (rng_range(r, 0, 7) == 0) /* a coordinate tiler */
+      for (k = 0; k < B->stride.nleaf; k++)
+        if (B->stride.v[k] != 0)
+          B->stride.e[k] = CUTE_BASIS1(rng_range(r, 0, 1));
+  }
+}
+
+/* A sum stride in A (stride.c's compositions), now and then. */
+static cute_layout with_sum(test_rng *r, cute_layout A)
+{
+  static const char *const sums[] = {"(4,8):(1@0+1@1,2@1)",
+                                     "((2,2),4):((1@0,1@1),1@0+2@1)",
+                                     "(8,8):(9,1)", "(4,2,3):(2,1,8)"};
+  return rng_range(r, 0, 9) == 0 ? L(sums[rng_range(r, 0, 3)]) : A;
 }
 
 typedef cute_status (*tiler_fn)(cute_layout *out, const cute_layout *A,
@@ -105,7 +121,7 @@ static void by_tiler(test_rng *r, int t, const char *op, tiler_fn fast,
                      tiler_fn general, int *ok)
 {
   static cute_tiler T; /* 31 KB: not on the stack */
-  cute_layout A = random_layout(r, t), R1, R2, X;
+  cute_layout A = with_sum(r, random_layout(r, t)), R1, R2, X;
   cute_error e;
   cute_status s1, s2;
   random_tiler(r, &T, &A);
