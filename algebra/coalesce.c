@@ -29,8 +29,13 @@ static cute_status merge(int64_t *os, int64_t *od, cute_basis *oe, int n0,
     int64_t sj = s[j], dj = d[j], next;
     cute_basis ej = e[j];
     if (sj == 1) continue;
-    if (m > n0 && MERGE_BASIS(dj, ej) == MERGE_BASIS(od[m - 1], oe[m - 1]) &&
-        !cute_mul(os[m - 1], od[m - 1], &next) && next == dj) {
+    if (m > n0 && ((ej | oe[m - 1]) & CUTE_BASIS_SUM
+                       ? cute_stride_continues(os[m - 1], od[m - 1],
+                                               oe[m - 1], dj, ej)
+                       : MERGE_BASIS(dj, ej) ==
+                                 MERGE_BASIS(od[m - 1], oe[m - 1]) &&
+                             !cute_mul(os[m - 1], od[m - 1], &next) &&
+                             next == dj)) {
       if (cute_mul(os[m - 1], sj, &os[m - 1])) return CUTE_EOVERFLOW;
       continue;
     }

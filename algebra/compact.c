@@ -119,6 +119,8 @@ cute_status cute_layout_ordered(cute_layout *out, const cute_tuple *shape,
   for (k = 0; !st && k < order->nleaf; k++) {
     if (order->v[k] == CUTE_UNDERSCORE)
       st = cute_fail(err, CUTE_EINVAL, "order leaf %d is _", k);
+    else if (CUTE_BASIS_IS_SUM(order->e[k]))
+      st = cute_fail(err, CUTE_EINVAL, "order leaf %d is a sum of bases", k);
     key[k].e = order->e[k];
     key[k].v = order->v[k];
     key[k].last = 0;
@@ -140,6 +142,9 @@ cute_status cute_layout_like(cute_layout *out, const cute_layout *L,
     key[k].v = L->stride.v[k];
     key[k].last = L->shape.v[k] == 1;
     skip[k] = L->stride.v[k] == 0;
+    if (CUTE_BASIS_IS_SUM(key[k].e))
+      st = cute_fail(err, CUTE_ECODOMAIN, "stride leaf %d is a sum of bases, "
+                     "which has no place in the order of strides", k);
     if (!skip[k]) { if (key[k].e) bases++; else ints++; }
   }
   first[n] = n;

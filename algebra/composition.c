@@ -259,6 +259,41 @@ static cute_status emit_piece(const ctx *c, pieces *p, int k, const wmode *w,
   return CUTE_OK;
 }
 
+/* Steps 2 and 3 failed (status st, its message in c->err), yet leaf k of
+ * B may still walk A linearly: when adding d never carries between the
+ * first m modes of a -- every digit g_r of d in a's mixed radix (the last
+ * mode unbounded) has (s-1)*g_r inside its mode -- then A(i*d) =
+ * i * sum_r g_r*D_r, one mode whose stride is that sum (stride.c):
+ *   (4,8):(1@0,1@1) o 2:5 = 2:(1@0+1@1)     (4,8):(1,10) o 2:5 = 2:11
+ * The digits join B's other leaves' in acc (distribute).  Otherwise st
+ * stands: the paper's divisibility conditions are what failed. */
+static cute_status no_carry(const ctx *c, const cute_leaves *a, int m,
+                            int64_t s, int64_t d, int64_t *acc, pieces *p,
+                            int k, cute_status st)
+{
+  wmode w[CUTE_MAX_LEAVES];
+  cute_stride sum, dr;
+  int r, nw = 0;
+  int64_t x = d;
+  sum.n = 0;
+  for (r = 0; r < m; r++) {
+    int64_t g = r < m - 1 ? x % a->m[r].s : x;
+    if (r < m - 1 && g > (a->m[r].s - 1) / (s - 1)) return st; /* carries */
+    if (r < m - 1) x /= a->m[r].s;
+    wput(w, &nw, s, 0, 0, g, r);
+    cute_stride_of(&dr, a->m[r].d, a->m[r].e);
+    if (cute_stride_axpy(&sum, g, &dr, NULL)) return st;
+  }
+  if ((st = distribute(c, a, w, nw, acc))) return st;
+  nw = 0;
+  wput(w, &nw, s, 0, 0, 1, 0);
+  if (cute_stride_pack(&w[0].d, &w[0].e, &sum, c->err)) {
+    cute_error_context(c->err, OP, c->A, c->B);
+    return c->err ? c->err->code : CUTE_ELIMIT;
+  }
+  return emit_piece(c, p, k, w, nw, 0);
+}
+
 /* Leaf k of B (s : d, d != 0, already mapped to the integer stride d of
  * its target) composed with the coalesced target a. */
 static cute_status compose_leaf(const ctx *c, const cute_leaves *a,
@@ -286,7 +321,9 @@ static cute_status compose_leaf(const ctx *c, const cute_leaves *a,
     if (cute_mul(a->m[0].d, ad, &t)) return overflow(c);
     wput(w, &nw, s, t, a->m[0].e, ad, 0);
   } else if ((st = divide_keep(c, a, m, s, ad, w, &nw))) {
-    return st;
+    /* d < 0 walks backwards through floor division: never linear here */
+    if (st != CUTE_EDIVISIBILITY || d < 0) return st;
+    return no_carry(c, a, m, s, d, acc, p, k, st);
   }
   if ((st = distribute(c, a, w, d < 0 ? 0 : nw, acc))) return st;
   return emit_piece(c, p, k, w, nw, d < 0);
@@ -396,6 +433,8 @@ cute_status cute_composition(cute_layout *out, const cute_layout *A,
   const char *tok = B->shape.tok;
   int ntok, depth, nb = B->shape.ntok;
   cute_status st;
+  if (cute_tuple_has_sum(&A->stride) || cute_tuple_has_sum(&B->stride))
+    return cute_composition_sums(out, A, B, err);
   c.A = A;
   c.B = B;
   c.err = err;

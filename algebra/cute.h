@@ -112,6 +112,29 @@ typedef uint32_t cute_basis;
 #define CUTE_BASIS_LEN(b)     ((int)((b) & 0xffu))
 #define CUTE_BASIS_AT(b, k)   ((int)(((b) >> (8 * ((k) + 1))) & 0xffu))
 #define CUTE_BASIS1(i)        ((cute_basis)(1u | ((uint32_t)(i) << 8)))
+/* Sum strides.  A leaf a@i+b@j (the paper's a*e_i + b*e_j, CuTe's
+ * ArithmeticTuple E<i>*a + E<j>*b) is packed into the leaf itself, so
+ * tuples stay the same size and integer strides cost nothing: bit 0x40 of
+ * byte 0 marks it, the low 2 bits of byte 0 count its terms (2 or 3),
+ * byte t+1 holds term t's mode index (strictly increasing) and bits
+ * [21t, 21t+21) of v its coefficient (non-zero, two's complement).  So a
+ * sum holds at most CUTE_MAX_SUM_TERMS depth-1 bases with coefficients in
+ * [-CUTE_MAX_SUM_COEF-1, CUTE_MAX_SUM_COEF]; longer sums, nested bases in
+ * a sum and larger coefficients are CUTE_ELIMIT.  The algebra reads and
+ * writes such leaves only through stride.c's functions (cute_internal.h).
+ *   (2,2):(1@0,1@0+1@1)   leaf 1: e = 0x42 | 0<<8 | 1<<16, v = 1 | 1<<21 */
+#define CUTE_BASIS_SUM        ((cute_basis)0x40u)
+#define CUTE_BASIS_IS_SUM(b)  (((b) & CUTE_BASIS_SUM) != 0)
+#define CUTE_MAX_SUM_TERMS    3
+#define CUTE_MAX_SUM_COEF     ((1 << 20) - 1)
+
+/* One stride leaf from two: (v, e) = a*(va, ea) + b*(vb, eb), in the
+ * normal form above: 2*E<1> = 2@1, E<0> + E<1> = 1@0+1@1, a@i - a@i =
+ * 0@i.  An integer other than 0 added to a basis is CUTE_ECODOMAIN;
+ * past the limits of a sum, CUTE_ELIMIT; CUTE_EOVERFLOW. */
+cute_status cute_stride_combine(int64_t *v, cute_basis *e, int64_t a,
+                                int64_t va, cute_basis ea, int64_t b,
+                                int64_t vb, cute_basis eb, cute_error *err);
 
 typedef struct cute_tuple {
   uint8_t ntok;                      /* tokens used in tok[]          */
@@ -328,7 +351,11 @@ cute_status cute_filter(cute_layout *out, const cute_layout *L,
  * condition violated" when the images of B's modes would carry into one
  * another in A (the per-mode results then do not add up to A o B).  A
  * negative stride of B is supported only when it steps over whole modes of
- * A (R = -(A o s:|d|)); otherwise CUTE_EINVAL.
+ * A (R = -(A o s:|d|)); otherwise CUTE_EINVAL.  Where the divisibility
+ * conditions fail but a leaf s:d of B walks A without carrying between
+ * A's modes, the leaf keeps one mode of stride A(d) -- a sum of bases for
+ * a coordinate A: (4,8):(1@0,1@1) o (2,2):(1,5) = (2,2):(1@0,1@0+1@1).
+ * Sum strides in A or B compose through A's natural coordinates (stride.c).
  *   (4,6,8,10):(2,3,5,7) o 6:12 = (2,3):(9,5)
  * @post shape(out) is compatible with shape(B), and out(c) = A(B(c)) for
  *       every coordinate c of B. */
@@ -371,6 +398,10 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
  *                              = ((4,8),(2,2)):((20,2),(80,1))   zipped
  *                              = ((4,8),2,2):((20,2),80,1)       tiled
  *                              = (4,8,2,2):(20,2,80,1)           flat
+ * A coordinate tiler B (strides a@i naming A's modes) gets its rest mode
+ * by mode: B* = (complement of B's part in mode p against size(A_p),
+ * along e_p)_p, a mode B leaves alone whole:
+ *   (8,8):(9,1) / 4:1@0 = A o (4:1@0, (2,8):(4@0,1@1)) = (4,(2,8)):(9,(36,1))
  * Errors name the call, then the step that failed:
  *   "logical_divide(A, <T>): composition(...): ... condition violated".
  * @post size(out) = size(B) size(B*) (by mode for lists): size(A) when B

@@ -75,6 +75,55 @@ void cute_linear_describe(const cute_linear *A, int k, char *buf, size_t cap);
 /* Are A's input dims register, lane, warp (a TV layout)? (linear.c) */
 int cute_linear_is_tv(const cute_linear *A);
 
+/* ------------------------------------------------------ stride values -- */
+/* One stride value: an integer, a scaled basis a@p or a sum of those,
+ * unpacked (stride.c, the one place that knows how a leaf packs a sum).
+ * Term t is a[t]@e[t] (e[t] == 0: the integer a[t]); no two terms share
+ * a basis.  n == 0 is the integer 0. */
+#define CUTE_STRIDE_TERMS 8
+typedef struct cute_stride {
+  int n;
+  int64_t a[CUTE_STRIDE_TERMS];
+  cute_basis e[CUTE_STRIDE_TERMS];
+} cute_stride;
+
+/* s = the stride leaf (v, e) of a tuple. */
+void cute_stride_of(cute_stride *s, int64_t v, cute_basis e);
+/* r += c * x, terms of one basis added (CUTE_EOVERFLOW; CUTE_ELIMIT past
+ * CUTE_STRIDE_TERMS bases).  r may be x. */
+cute_status cute_stride_axpy(cute_stride *r, int64_t c, const cute_stride *x,
+                             cute_error *err);
+/* The leaf (v, e) of s in normal form: terms of coefficient 0 dropped (a
+ * lone zero term keeps its basis: 0@1), one term a plain leaf, several a
+ * packed sum (cute.h's limits: CUTE_ELIMIT; an integer added to bases:
+ * CUTE_ECODOMAIN).  Messages start "stride <s>: ". */
+cute_status cute_stride_pack(int64_t *v, cute_basis *e, const cute_stride *s,
+                             cute_error *err);
+/* Is the sum leaf (v, e) in the normal form cute_stride_pack makes? */
+int cute_stride_sum_valid(int64_t v, cute_basis e);
+/* Does the leaf (d1, e1) equal s0 times the leaf (d0, e0)?  (Coalesce's
+ * merge rule on stride values; s0*d0 must not overflow.) */
+int cute_stride_continues(int64_t s0, int64_t d0, cute_basis e0, int64_t d1,
+                          cute_basis e1);
+/* CuTe's text of s: "5", "2@1", "1@0+1@1", "1@0-2@1" (text_print.c,
+ * which prints sum leaves with it); snprintf-like. */
+size_t cute_stride_print(const cute_stride *s, char *buf, size_t cap);
+/* Does any leaf of t pack a sum? */
+int cute_tuple_has_sum(const cute_tuple *t);
+
+/* B_p, the component of B along basis p: B's shape, each stride the
+ * coefficient of its terms along p, the rest of a nested path kept (a@q@p
+ * -> a@q; a@p -> the integer a); *any says whether a stride of B has a
+ * term along p.  (4,2):(1@0+1@1,2@1@0) along 0 = (4,2):(1,2@1). */
+void cute_stride_component(cute_layout *Bp, const cute_layout *B, int p,
+                           int *any);
+
+/* Composition when a stride of A or B is a sum (stride.c; cute_composition
+ * calls it first when one is): A's strides by substitution into A's
+ * natural coordinates, B's by splitting B per basis. */
+cute_status cute_composition_sums(cute_layout *out, const cute_layout *A,
+                                  const cute_layout *B, cute_error *err);
+
 /* Overflow error shorthand. */
 #define CUTE_OVERFLOW(err, what) \
   cute_fail((err), CUTE_EOVERFLOW, "%s: 64-bit overflow", (what))

@@ -249,11 +249,23 @@ static cute_status build_value(cute_tuple *out, const basis_term *t, int n,
 static cute_status inner_product(cute_tuple *out, const int64_t *c,
                                  const cute_layout *L, cute_error *err)
 {
-  basis_term terms[CUTE_MAX_LEAVES];
+  basis_term terms[CUTE_MAX_LEAVES * CUTE_MAX_SUM_TERMS];
   int k, nt = 0, n = L->stride.nleaf;
   int64_t r = 0, x;
   cute_status st;
   for (k = 0; k < n; k++) {
+    if (CUTE_BASIS_IS_SUM(L->stride.e[k])) { /* one term per basis */
+      cute_stride s;
+      int t;
+      cute_stride_of(&s, L->stride.v[k], L->stride.e[k]);
+      for (t = 0; t < s.n; t++, nt++) {
+        terms[nt].e = s.e[t];
+        if (cute_mul(c[k], s.a[t], &terms[nt].a))
+          return cute_fail_op(err, CUTE_EOVERFLOW, "layout", L, NULL,
+                              "64-bit overflow");
+      }
+      continue;
+    }
     if (cute_mul(c[k], L->stride.v[k], &x))
       return cute_fail_op(err, CUTE_EOVERFLOW, "layout", L, NULL,
                           "64-bit overflow");

@@ -126,6 +126,11 @@ static cute_status components(const cute_leaves *x, int *ncomp, const char *op,
     cute_basis e = x->m[i].e;
     if (x->m[i].d == 0) continue;
     if (e == 0) { ints = 1; continue; }
+    if (CUTE_BASIS_IS_SUM(e))
+      return cute_fail_op(err, CUTE_ECODOMAIN, op, L, NULL,
+                          "a sum stride (a@i+b@j) spans several codomain "
+                          "components; %s is taken per component, each "
+                          "stride along one basis", op);
     if (CUTE_BASIS_LEN(e) != 1)
       return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
                           "nested basis strides (a@i@j) are not supported");

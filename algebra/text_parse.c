@@ -3,7 +3,8 @@
  *
  * Grammar (whitespace -- space, tab, CR, LF -- allowed between any tokens):
  *     tuple    ::= leaf | '(' [ tuple { ',' tuple } ] ')'
- *     leaf     ::= '_' | count { '@' index }
+ *     leaf     ::= '_' | term { ( '+' | '-' ) term }
+ *     term     ::= count { '@' index }
  *     count    ::= int [ '/' uint ]
  *     layout   ::= tuple [ ':' tuple ]       bare shape = compact col-major
  *     swizzle  ::= 'Sw' '<' int ',' int ',' int '>'
@@ -257,6 +258,40 @@ static cute_status read_leaf(parser *P, int64_t *v, cute_basis *e)
   return CUTE_OK;
 }
 
+/* sum ::= leaf { ('+' | '-') leaf }, every term a scaled basis: the
+ * stride 1@0+1@1 (CuTe's E<0>+E<1>), 2@0-1@1.  The terms are added and
+ * packed in normal form (stride.c), so "1@1+1@0" reads as 1@0+1@1 and
+ * "1@0+1@0" as 2@0. */
+static cute_status read_sum(parser *P, const char *at, int64_t *v,
+                            cute_basis *e)
+{
+  cute_stride s, term;
+  const char *from;
+  int sign;
+  skip_ws(P);
+  if (*P->p != '+' && *P->p != '-') return CUTE_OK;
+  s.n = 0;
+  cute_stride_of(&term, *v, *e);
+  for (;;) {
+    if (term.e[0] == 0 || CUTE_BASIS_IS_SUM(term.e[0]))
+      return fail_at(P, CUTE_ECODOMAIN, at, "a sum of strides adds scaled "
+                     "basis elements a@i only");
+    if (cute_stride_axpy(&s, 1, &term, P->err))
+      return locate(P, P->err->code, at);
+    skip_ws(P);
+    if (*P->p != '+' && *P->p != '-') break;
+    sign = *P->p++ == '-' ? -1 : 1;
+    skip_ws(P);
+    from = P->p;
+    if (!is_digit(*from) && !(sign > 0 && *from == '-' && is_digit(from[1])))
+      return expected(P, "a scaled basis term");
+    if (read_leaf(P, &term.a[0], &term.e[0]) != CUTE_OK)
+      return P->err->code;
+    term.a[0] *= sign; /* |a| < 2^63: never overflows */
+  }
+  return locate(P, cute_stride_pack(v, e, &s, P->err), at);
+}
+
 /* ---------------------------------------------------------------- tuples -- */
 
 static int starts_leaf(const char *p)
@@ -280,7 +315,8 @@ static cute_status tuple_element(parser *P, cute_tuple *t, int *depth)
   }
   if (!starts_leaf(at))
     return expected(P, "an integer, '_' or '('");
-  if ((st = read_leaf(P, &v, &e)) != CUTE_OK)
+  if ((st = read_leaf(P, &v, &e)) != CUTE_OK ||
+      (st = read_sum(P, at, &v, &e)) != CUTE_OK)
     return st;
   return locate(P, cute_tuple_leaf(t, v, e, P->err), at);
 }

@@ -71,25 +71,53 @@ static size_t sink_end(text_sink *o)
   return o->len;
 }
 
-/* One leaf: `_`, an integer, or a scaled basis v@i@j... whose path (stored
- * outermost first) is printed innermost first, as CuTe prints E<0,1> as
- * 1@1@0.  A zero coefficient keeps its basis so the text round-trips.
- * Messages print hand-made operands before anything checked them, so a
- * path longer than a basis holds is cut (its length byte would shift past
- * the 32 bits of cute_basis). */
-static void sink_leaf(text_sink *o, int64_t v, cute_basis e)
+/* One term v@i@j...: the path (stored outermost first) is printed
+ * innermost first, as CuTe prints E<0,1> as 1@1@0.  A zero coefficient
+ * keeps its basis so the text round-trips.  Messages print hand-made
+ * operands before anything checked them, so a path longer than a basis
+ * holds is cut (its length byte would shift past the 32 bits of
+ * cute_basis). */
+static void sink_term(text_sink *o, int64_t v, cute_basis e)
 {
   int k, len = CUTE_BASIS_LEN(e);
-  if (e == 0 && v == CUTE_UNDERSCORE) {
-    sink_char(o, '_');
-    return;
-  }
   sink_int(o, v);
   if (len > CUTE_MAX_BASIS_DEPTH)
     len = CUTE_MAX_BASIS_DEPTH;
   for (k = len - 1; k >= 0; k--) {
     sink_char(o, '@');
     sink_int(o, CUTE_BASIS_AT(e, k));
+  }
+}
+
+/* A stride value: its terms joined by '+', a negative one by '-' (the
+ * parser reads both): 1@0+1@1, 2@0-1@2. */
+static void sink_stride(text_sink *o, const cute_stride *s)
+{
+  int t;
+  if (s->n == 0) sink_char(o, '0');
+  for (t = 0; t < s->n; t++) {
+    int64_t a = s->a[t];
+    if (t > 0 && a < 0 && a != INT64_MIN) {
+      sink_char(o, '-');
+      a = -a;
+    } else if (t > 0) {
+      sink_char(o, '+');
+    }
+    sink_term(o, a, s->e[t]);
+  }
+}
+
+/* One leaf: `_`, an integer, a scaled basis or a sum of them. */
+static void sink_leaf(text_sink *o, int64_t v, cute_basis e)
+{
+  cute_stride s;
+  if (e == 0 && v == CUTE_UNDERSCORE) {
+    sink_char(o, '_');
+  } else if (CUTE_BASIS_IS_SUM(e)) {
+    cute_stride_of(&s, v, e);
+    sink_stride(o, &s);
+  } else {
+    sink_term(o, v, e);
   }
 }
 
@@ -116,6 +144,16 @@ static void sink_tuple(text_sink *o, const cute_tuple *t)
     }
     prev = c;
   }
+}
+
+size_t cute_stride_print(const cute_stride *s, char *buf, size_t cap)
+{
+  text_sink o;
+  o.buf = buf;
+  o.cap = cap;
+  o.len = 0;
+  sink_stride(&o, s);
+  return sink_end(&o);
 }
 
 static void sink_layout(text_sink *o, const cute_layout *L)

@@ -257,12 +257,23 @@ static cute_status compose(cute_layout *out, const cute_layout *A,
   return cute_composition(out, A, B, err);
 }
 
+/* Does A or a layout of T have a sum stride?  Then each mode composes
+ * through cute_composition (stride.c), not composition.c's one pass. */
+static int any_sum(const cute_layout *A, const cute_tiler *T)
+{
+  int i;
+  for (i = 0; i < T->n; i++)
+    if (cute_tuple_has_sum(&T->mode[i].stride)) return 1;
+  return cute_tuple_has_sum(&A->stride);
+}
+
 cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
                                    const cute_tiler *T, cute_error *err)
 {
   cute_status st;
   if ((st = cute_tiler_check(T, err))) return st;
-  if (flat_layouts(T)) return cute_composition_flat(out, A, T, err);
+  if (flat_layouts(T) && !any_sum(A, T))
+    return cute_composition_flat(out, A, T, err);
   if (cute_tiler_tok(T, 0) == 'L') return cute_composition(out, A,
                                                            &T->mode[0], err);
   st = cute_tiler_apply(out, A, T, 0, compose, err);

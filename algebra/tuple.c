@@ -59,10 +59,12 @@ static const char *tuple_text(const cute_tuple *t, char *buf, size_t cap)
 
 /* A basis path is valid when its length is at most CUTE_MAX_BASIS_DEPTH,
  * its indices at most CUTE_MAX_BASIS_INDEX and its unused bytes zero (so
- * that equal paths compare equal as integers). */
-static int basis_valid(cute_basis e)
+ * that equal paths compare equal as integers); a sum when packed in
+ * stride.c's normal form (so equal sums are equal leaves). */
+static int basis_valid(int64_t v, cute_basis e)
 {
   int k, len = CUTE_BASIS_LEN(e);
+  if (CUTE_BASIS_IS_SUM(e)) return cute_stride_sum_valid(v, e);
   if (len > CUTE_MAX_BASIS_DEPTH) return 0;
   for (k = 0; k < len; k++)
     if (CUTE_BASIS_AT(e, k) > CUTE_MAX_BASIS_INDEX) return 0;
@@ -129,11 +131,11 @@ cute_status cute_tuple_leaf(cute_tuple *t, int64_t v, cute_basis e,
 {
   cute_status st = can_add(t, 1, 1, 0, err);
   if (st) return st;
-  if (!basis_valid(e))
+  if (!basis_valid(v, e))
     return cute_fail(err, CUTE_ELIMIT,
                      "tuple: basis path deeper than %d "
                      "(CUTE_MAX_BASIS_DEPTH) or index above %d "
-                     "(CUTE_MAX_BASIS_INDEX)",
+                     "(CUTE_MAX_BASIS_INDEX), or a sum not in normal form",
                      CUTE_MAX_BASIS_DEPTH, CUTE_MAX_BASIS_INDEX);
   t->tok[t->ntok++] = 'x';
   t->v[t->nleaf] = v;
@@ -195,7 +197,7 @@ cute_status cute_tuple_check(const cute_tuple *t, cute_error *err)
     return cute_fail(err, CUTE_ELIMIT, "tuple: depth above %d "
                      "(CUTE_MAX_DEPTH)", CUTE_MAX_DEPTH);
   for (i = 0; i < n; i++)
-    if (!basis_valid(t->e[i]))
+    if (!basis_valid(t->v[i], t->e[i]))
       return cute_fail(err, CUTE_ELIMIT, "tuple: invalid basis path");
   return CUTE_OK;
 }

@@ -229,8 +229,8 @@ cute_status cute_product_each(cute_tuple *out, const cute_tuple *t,
 
 /* ----------------------------------------------- tuple_add / tuple_sub -- */
 
-/* Leaves add when both are integers or both the same basis element (the
- * paper's semimodule: a@i + b@i = (a+b)@i); a missing mode counts as 0
+/* Leaves add in the paper's semimodule (a@i + b@i = (a+b)@i, a@i + b@j
+ * = a@i+b@j, integers with integers); a missing mode counts as 0
  * (CuTe's ArithmeticTuple pads the shorter operand with zeros). */
 static cute_status add_rec(cute_tuple *out, const cute_tuple *a,
                            const cute_span *sa, const cute_tuple *b,
@@ -238,24 +238,27 @@ static cute_status add_rec(cute_tuple *out, const cute_tuple *a,
 {
   cute_status st;
   int i, ra, rb;
+  int64_t r;
+  cute_basis er;
   cute_span ca, cb;
   if (sa == NULL || sb == NULL) {           /* one side missing: copy */
     if (sb == NULL) return push_span(out, a, sa, err);
     if (sign > 0) return push_span(out, b, sb, err);
     if (!is_leaf(b, sb))
       return cute_fail(err, CUTE_ERANK, "a missing mode minus a tuple");
-    if (leaf_v(b, sb) == INT64_MIN) return CUTE_OVERFLOW(err, "tuple_sub");
-    return cute_tuple_leaf(out, -leaf_v(b, sb), b->e[sb->leaf0], err);
+    if ((st = cute_stride_combine(&r, &er, -1, leaf_v(b, sb),
+                                  b->e[sb->leaf0], 0, 0, 0, err)))
+      return st;
+    return cute_tuple_leaf(out, r, er, err);
   }
   if (is_leaf(a, sa) && is_leaf(b, sb)) {
-    int64_t r, x = leaf_v(a, sa), y = leaf_v(b, sb);
-    cute_basis ea = a->e[sa->leaf0], eb = b->e[sb->leaf0];
-    if (ea != eb && x != 0 && y != 0)
-      return cute_fail(err, CUTE_ECODOMAIN, "leaves of different bases do "
-                       "not add");
-    if (sign > 0 ? cute_add(x, y, &r) : cute_sub(x, y, &r))
-      return CUTE_OVERFLOW(err, sign > 0 ? "tuple_add" : "tuple_sub");
-    return cute_tuple_leaf(out, r, x != 0 ? ea : eb, err);
+    /* stride.c's arithmetic: a@i + b@j is the sum stride a@i+b@j, an
+     * integer other than 0 does not add to a basis */
+    if ((st = cute_stride_combine(&r, &er, 1, leaf_v(a, sa), a->e[sa->leaf0],
+                                  sign, leaf_v(b, sb), b->e[sb->leaf0],
+                                  err)))
+      return st;
+    return cute_tuple_leaf(out, r, er, err);
   }
   if (is_leaf(a, sa) || is_leaf(b, sb))
     return cute_fail(err, CUTE_ERANK, "an integer against a tuple");
@@ -306,9 +309,10 @@ static cute_status less_rec(const cute_tuple *a, const cute_span *sa,
   cute_span ca, cb;
   cute_status st;
   if (is_leaf(a, sa) && is_leaf(b, sb)) {
-    if (a->e[sa->leaf0] != b->e[sb->leaf0])
-      return cute_fail(err, CUTE_ECODOMAIN, "leaves of different bases do "
-                       "not compare");
+    if (a->e[sa->leaf0] != b->e[sb->leaf0] ||
+        CUTE_BASIS_IS_SUM(a->e[sa->leaf0]))
+      return cute_fail(err, CUTE_ECODOMAIN, "leaves of different bases (or "
+                       "sums of bases) do not compare");
     *out = leaf_v(a, sa) < leaf_v(b, sb);
     return CUTE_OK;
   }

@@ -85,24 +85,52 @@ static int basis_new(lua_State *L)
   return 1;
 }
 
-static int basis_mul(lua_State *L)
+/* A stride operand of the basis arithmetic: a cute.E value or an
+ * integer (0 adds to anything; cute_stride_combine says why others do
+ * not). */
+static void stride_arg(lua_State *L, int arg, int64_t *v, cute_basis *e)
 {
-  int bi = luaL_testudata(L, 1, CUTELUA_BASIS) ? 1 : 2;
-  basis_ud *b = luaL_checkudata(L, bi, CUTELUA_BASIS);
-  lua_Integer s = cutelua_checkint(L, 3 - bi);
-  int64_t r;
-  if (__builtin_mul_overflow(b->v, (int64_t)s, &r))
-    return luaL_error(L, "cute.E: 64-bit overflow in %I * E", s);
-  push_basis(L, r, b->e);
+  basis_ud *b = luaL_testudata(L, arg, CUTELUA_BASIS);
+  if (b) {
+    *v = b->v;
+    *e = b->e;
+  } else {
+    *v = cutelua_checkint(L, arg);
+    *e = 0;
+  }
+}
+
+/* x*a + y*b on the leaves (a, b), as cute_stride_combine packs them:
+ * E(0)*2 = 2@0, E(0)+E(1) = 1@0+1@1, -E(1) = -1@1. */
+static int basis_combine(lua_State *L, int64_t x, int64_t y)
+{
+  int64_t va, vb = 0, v;
+  cute_basis ea, eb = 0, e;
+  cute_error err;
+  stride_arg(L, 1, &va, &ea);
+  if (y != 0) stride_arg(L, 2, &vb, &eb);
+  if (cute_stride_combine(&v, &e, x, va, ea, y, vb, eb, &err))
+    return cutelua_error(L, &err);
+  if (e == 0) lua_pushinteger(L, (lua_Integer)v);
+  else push_basis(L, v, e);
   return 1;
 }
 
+static int basis_mul(lua_State *L)
+{
+  int bi = luaL_testudata(L, 1, CUTELUA_BASIS) ? 1 : 2;
+  lua_Integer s = cutelua_checkint(L, 3 - bi);
+  if (bi == 2) lua_rotate(L, 1, 1); /* the basis first */
+  lua_settop(L, 1);
+  return basis_combine(L, (int64_t)s, 0);
+}
+
+static int basis_add(lua_State *L) { return basis_combine(L, 1, 1); }
+static int basis_sub(lua_State *L) { return basis_combine(L, 1, -1); }
 static int basis_unm(lua_State *L)
 {
-  basis_ud *b = luaL_checkudata(L, 1, CUTELUA_BASIS);
-  luaL_argcheck(L, b->v != INT64_MIN, 1, "64-bit overflow");
-  push_basis(L, -b->v, b->e);
-  return 1;
+  lua_settop(L, 1);
+  return basis_combine(L, -1, 0);
 }
 
 static int basis_eq(lua_State *L)
@@ -389,6 +417,8 @@ void cutelua_open_tuple(lua_State *L)
 {
   static const luaL_Reg basis_meta[] = {
       {"__mul", basis_mul},
+      {"__add", basis_add},
+      {"__sub", basis_sub},
       {"__unm", basis_unm},
       {"__eq", basis_eq},
       {"__tostring", basis_tostring},

@@ -13,6 +13,9 @@
  *     Sbar_r <= (s-1)*d (always mode 0): the others are never reached;
  *   - stride divisibility (20): Sbar_r | d or d | Sbar_r, r = 0..R;
  *   - shape divisibility (21): ceil(Sbar_r / d) | s, r = 0..R;
+ *   - unless the walk c*d, c < s, never carries between the modes r < R
+ *     (composition.c's no_carry: then A(c*d) = c*A(d), one mode of stride
+ *     A(d), a sum of bases for a coordinate A);
  *   - distributivity (22, composition.c): for every bounded mode r of
  *     coalesced A (all but the last), the largest digits that B's leaves
  *     produce in mode r, max over c < s of floor(c*d / Sbar_r) mod S_r
@@ -60,7 +63,22 @@ static flat coalesce_extended(const cute_layout *A)
 
 enum { STRIDE = 1, SHAPE = 2, DISTRIBUTIVITY = 4 };
 
-/* The base-case conditions (20), (21) for the leaf s:d against f. */
+/* Does the walk c*d, c < s, never carry between the bounded modes
+ * r < R of f: is every digit of c*d c times the digit of d?  (By brute
+ * force; then A(c*d) = c*A(d), one mode.) */
+static int linear_walk(const flat *f, int R, int64_t s, int64_t d)
+{
+  int64_t c;
+  int r;
+  for (c = 0; c < s; c++)
+    for (r = 0; r < R; r++)
+      if ((c * d / f->pre[r]) % f->s[r] != c * ((d / f->pre[r]) % f->s[r]))
+        return 0;
+  return 1;
+}
+
+/* The base-case conditions (20), (21) for the leaf s:d against f, which
+ * do not apply when the walk is linear. */
 static int base_failures(const flat *f, int64_t s, int64_t d)
 {
   int r, R = 0, fail = 0;
@@ -71,7 +89,7 @@ static int base_failures(const flat *f, int64_t s, int64_t d)
     if (p % d != 0 && d % p != 0) fail |= STRIDE;
     if (s % up != 0) fail |= SHAPE;
   }
-  return fail;
+  return fail && linear_walk(f, R, s, d) ? 0 : fail;
 }
 
 /* Largest digit of mode r of f over the walk c*d, c < s. */
