@@ -104,6 +104,23 @@ static cute_status fail_op(cute_error *err, cute_status st, const char *op,
   return st;
 }
 
+/* The frame of the binary operations: operands checked, out cleared, rec
+ * run on the whole of a and b with its flag, a failure named op. */
+typedef cute_status (*pair_rec)(cute_tuple *, const cute_tuple *,
+                                const cute_span *, const cute_tuple *,
+                                const cute_span *, int, cute_error *);
+
+static cute_status pairwise(cute_tuple *out, const cute_tuple *a,
+                            const cute_tuple *b, pair_rec rec, int flag,
+                            const char *op, cute_error *err)
+{
+  cute_span sa = whole(a), sb = whole(b);
+  cute_status st = check2(a, b, err);
+  cute_tuple_clear(out);
+  if (!st) st = rec(out, a, &sa, b, &sb, flag, err);
+  return st ? fail_op(err, st, op, a, b, NULL) : CUTE_OK;
+}
+
 /* ----------------------------------------------- ceil_div / shape_div -- */
 
 /* ceil(a / b) for b > 0, any a; shape_div also requires a | b or b | a. */
@@ -176,27 +193,16 @@ static cute_status div_rec(cute_tuple *out, const cute_tuple *a,
   return cute_tuple_close(out, err);
 }
 
-static cute_status divide(cute_tuple *out, const cute_tuple *a,
-                          const cute_tuple *b, int strict, cute_error *err)
-{
-  cute_span sa = whole(a), sb = whole(b);
-  cute_status st = check2(a, b, err);
-  cute_tuple_clear(out);
-  if (!st) st = div_rec(out, a, &sa, b, &sb, strict, err);
-  return st ? fail_op(err, st, strict ? "shape_div" : "ceil_div", a, b, NULL)
-            : CUTE_OK;
-}
-
 cute_status cute_ceil_div(cute_tuple *out, const cute_tuple *a,
                           const cute_tuple *b, cute_error *err)
 {
-  return divide(out, a, b, 0, err);
+  return pairwise(out, a, b, div_rec, 0, "ceil_div", err);
 }
 
 cute_status cute_shape_div(cute_tuple *out, const cute_tuple *a,
                            const cute_tuple *b, cute_error *err)
 {
-  return divide(out, a, b, 1, err);
+  return pairwise(out, a, b, div_rec, 1, "shape_div", err);
 }
 
 /* -------------------------------------------------------- product_each -- */
@@ -275,28 +281,16 @@ static cute_status add_rec(cute_tuple *out, const cute_tuple *a,
   return cute_tuple_close(out, err);
 }
 
-static cute_status add_sub(cute_tuple *out, const cute_tuple *a,
-                           const cute_tuple *b, int sign, cute_error *err)
-{
-  cute_span sa = whole(a), sb = whole(b);
-  cute_status st = check2(a, b, err);
-  cute_tuple_clear(out);
-  if (!st) st = add_rec(out, a, &sa, b, &sb, sign, err);
-  return st ? fail_op(err, st, sign > 0 ? "tuple_add" : "tuple_sub", a, b,
-                      NULL)
-            : CUTE_OK;
-}
-
 cute_status cute_tuple_add(cute_tuple *out, const cute_tuple *a,
                            const cute_tuple *b, cute_error *err)
 {
-  return add_sub(out, a, b, 1, err);
+  return pairwise(out, a, b, add_rec, 1, "tuple_add", err);
 }
 
 cute_status cute_tuple_sub(cute_tuple *out, const cute_tuple *a,
                            const cute_tuple *b, cute_error *err)
 {
-  return add_sub(out, a, b, -1, err);
+  return pairwise(out, a, b, add_rec, -1, "tuple_sub", err);
 }
 
 /* ----------------------------------------------------------- elem_less -- */

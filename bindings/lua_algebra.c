@@ -137,6 +137,18 @@ static int l_composition(lua_State *L)
   return 1;
 }
 
+/* A * B for layouts, swizzles and composed layouts: composition(A, B),
+ * cute.composition itself (cute.core's), called as a function from C, so
+ * that its argument errors read as they do through cute.composition. */
+int cutelua_compose_op(lua_State *L)
+{
+  lua_settop(L, 2);
+  lua_pushcfunction(L, l_composition);
+  lua_insert(L, 1);
+  lua_call(L, 2, 1);
+  return 1;
+}
+
 /* complement(A [, cotarget]); the cotarget may be a shape (its size).
  * The C API reads a cotarget <= 0 as "none" (the minimal complement); from
  * Lua that is spelled by leaving it out, so an explicit one must be

@@ -133,26 +133,6 @@ void cutelua_newclass(lua_State *L, const char *name, const luaL_Reg *meta,
   lua_pop(L, 3);
 }
 
-/* A * B for layouts, swizzles and composed layouts: composition(A, B) of
- * the stdlib (`cute`, which takes tilers too) once it is loaded, else of
- * cute.core. */
-int cutelua_compose_op(lua_State *L)
-{
-  lua_settop(L, 2);
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-  if (lua_getfield(L, 3, "cute") != LUA_TTABLE ||
-      lua_getfield(L, -1, "composition") != LUA_TFUNCTION) {
-    lua_settop(L, 3);
-    lua_getfield(L, 3, "cute.core");
-    luaL_checktype(L, -1, LUA_TTABLE);
-    lua_getfield(L, -1, "composition");
-  }
-  lua_insert(L, 1);
-  lua_settop(L, 3);
-  lua_call(L, 2, 1);
-  return 1;
-}
-
 /* An argument error in a __call: Lua cannot name a function called
  * through a metamethod ("bad argument #2 to '?'") and counts the callee
  * as argument 1; this names the callee by its text and counts from 1. */

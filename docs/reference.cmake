@@ -4,6 +4,7 @@
 #
 #   cmake -DPAGES=<source>/docs/api -DOUT=<build>/reference/cute/reference.lua -P reference.cmake
 cmake_minimum_required(VERSION 3.16)
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/embed_util.cmake)
 
 file(GLOB pages RELATIVE "${PAGES}" "${PAGES}/*.md")
 list(SORT pages)
@@ -17,11 +18,4 @@ foreach(page IN LISTS pages)
   string(APPEND text "{\"docs/api/${page}\", [=====[\n${body}]=====]},\n")
 endforeach()
 string(APPEND text "}\n")
-
-set(old "")
-if(EXISTS "${OUT}")
-  file(READ "${OUT}" old)
-endif()
-if(NOT old STREQUAL text)
-  file(WRITE "${OUT}" "${text}")
-endif()
+embed_write("${OUT}" "${text}")

@@ -4,8 +4,7 @@ partitioning of Figure 6 and Table 4.
 The Ampere FP64 tensor core's accumulator ThrValLayoutC = ((4,8),2):
 ((16,1),8) maps (thread, value) to an index of the 8x8 C tile; Figure 6
 plots its inverse (the T# V# table printed first).  Composing any 8x8 data
-layout with it gives (thread, value) -> offset (Table 4, every row
-checked); slicing a thread then gives that thread's values (the
+layout with it gives (thread, value) -> offset (Table 4); slicing a thread then gives that thread's values (the
 compose-and-slice pattern).  Given a directory, draws fig6.svg,
 fig6.html (hover for thread / value / offset) and fig6.tex.
 
@@ -21,18 +20,16 @@ local C = cute.layout "((4,8),2):((16,1),8)"
 picture.show(C, { tile = { 8, 8 } })
 print()
 
+-- Table 4's rows (spec/lua/tv_spec.lua checks each against the paper).
 local rows = {
-  { "ColMajor", "(8,8):(1,8)", "((4,8),2):((16,1),8)" },
-  { "RowMajor", "(8,8):(8,1)", "((4,8),2):((2,8),1)" },
-  { "Padded", "(8,8):(1,9)", "((4,8),2):((18,1),9)" },
-  { "ColInterleaved", "((4,2),(2,4)):((2,16),(1,8))",
-    "((4,(4,2)),2):((8,(2,16)),1)" },
-  { "Coordinate", "(8,8):(1@0,1@1)", "((4,8),2):((2@1,1@0),1@1)" },
+  { "ColMajor", "(8,8):(1,8)" }, { "RowMajor", "(8,8):(8,1)" },
+  { "Padded", "(8,8):(1,9)" },
+  { "ColInterleaved", "((4,2),(2,4)):((2,16),(1,8))" },
+  { "Coordinate", "(8,8):(1@0,1@1)" },
 }
 print(("%-15s %-30s %s"):format("Data", "Data layout 8x8 (A)", "A o C (32x2)"))
 for _, r in ipairs(rows) do
   local R = cute.composition(cute.layout(r[2]), C)
-  assert(tostring(R) == r[3], r[1] .. ": " .. tostring(R))
   print(("%-15s %-30s %s"):format(r[1], r[2], tostring(R)))
 end
 -- Swizzled: Table 4's (8,8):(f1,f9) is an XOR-strided layout; here the XOR

@@ -44,13 +44,9 @@ if only then
   configs = keep
 end
 
+local util = require "bench_util"
 local out_dir = os.getenv("OUT")
-local log = out_dir and io.open(out_dir .. "/gemm.log", "w")
-local function say(fmt, ...)
-  local line = fmt:format(...)
-  print(line)
-  if log then log:write(line, "\n") log:flush() end
-end
+local say = util.logger("gemm.log")
 
 -- cuBLAS through torch.matmul: milliseconds by size, or nil and why.
 local TORCH = [[
@@ -70,18 +66,11 @@ for n in map(int, sys.argv[1:]):
 ]]
 
 local function cublas()
-  local path = os.tmpname()
-  local f = assert(io.open(path, "w"))
-  f:write(TORCH)
-  f:close()
-  local p = io.popen("python3 " .. path .. " " .. table.concat(sizes, " ") .. " 2>&1")
   local ms, text, version = {}, {}, "?"
-  for line in p:lines() do
+  for _, line in ipairs(util.python(TORCH, sizes)) do
     local n, t, v = line:match("^ms (%d+) ([%d.e+-]+) (%S+)")
     if n then ms[tonumber(n)], version = tonumber(t), v else text[#text + 1] = line end
   end
-  p:close()
-  os.remove(path)
   if next(ms) == nil then return nil, table.concat(text, " | "):sub(1, 300) end
   return ms, version
 end
@@ -197,4 +186,3 @@ end
 say("cold compile of the default kernel: layouts %.1f ms + NVRTC %.0f ms (%s) = %.0f ms  "
   .. "target <= 1000 ms: %s", cold.build, cold.nvrtc, cold_bin.arch, cold.build + cold.nvrtc,
   cold.build + cold.nvrtc <= 1000 and "MET" or "NOT MET")
-if log then log:close() end

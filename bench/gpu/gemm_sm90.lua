@@ -33,13 +33,9 @@ local ref_max = tonumber(os.getenv("GEMM_REF_MAX") or "") or 1e30
 local config = {}
 for k, v in (os.getenv("SM90_CONFIG") or ""):gmatch("(%w+)=(%d+)") do config[k] = tonumber(v) end
 
+local util = require "bench_util"
 local out_dir = os.getenv("OUT")
-local log = out_dir and io.open(out_dir .. "/gemm_sm90.log", "w")
-local function say(fmt, ...)
-  local line = fmt:format(...)
-  print(line)
-  if log then log:write(line, "\n") log:flush() end
-end
+local say = util.logger("gemm_sm90.log")
 
 local function parse(c)
   local majors, dims = c:match("^(%u%u):([%dx]+)$")
@@ -76,18 +72,11 @@ for c in sys.argv[1:]:
 ]]
 
 local function cublas()
-  local path = os.tmpname()
-  local f = assert(io.open(path, "w"))
-  f:write(TORCH)
-  f:close()
-  local p = io.popen("python3 " .. path .. " " .. table.concat(cases, " ") .. " 2>&1")
   local ms, text = {}, {}
-  for line in p:lines() do
+  for _, line in ipairs(util.python(TORCH, cases)) do
     local c, t = line:match("^ms (%S+) ([%d.e+-]+)")
     if c then ms[c] = tonumber(t) else text[#text + 1] = line end
   end
-  p:close()
-  os.remove(path)
   if next(ms) == nil then return nil, table.concat(text, " | "):sub(1, 300) end
   return ms
 end
@@ -193,5 +182,4 @@ for _, r in ipairs(rows) do
   end
 end
 say("bad elements: %d; targets missed: %d", bad_total, missed)
-if log then log:close() end
 if bad_total > 0 then error("gemm_sm90: " .. bad_total .. " bad elements", 0) end

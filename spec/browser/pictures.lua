@@ -1,6 +1,7 @@
 -- spec/browser/pictures.lua OUT -- writes the pictures the browser test
 -- renders (layouts, TV layouts with warp lines and a legend, bank
--- conflicts, swizzles by bank, MMA atoms, an operation, a 3-D layout),
+-- conflicts with their worst phase, swizzles by bank and by 16-byte chunk,
+-- MMA atoms, an operation, a 3-D layout),
 -- a list of screenshots to take (OUT/shots.txt: page, png,
 -- width, height, address suffix) and the pixels to check in them
 -- (OUT/probes.json, read by check_png.py).  Where a cell lands comes from
@@ -93,6 +94,7 @@ local smem = cute.layout_right { 32, 32 }
 local rows = cute.layout "(32,32):(1,32)"
 local function banks(name, layout, conflicted)
   local r = picture.bank_conflicts(layout, rows)
+  assert(#r.worst_phase.accesses == 32, "a phase of 32 threads")
   shot(name .. ".svg", name .. ".png", r, { cell = 24 }, nil, function(g, m)
     local p, c = m.panels[1], {}
     for _, rc in ipairs { { 0, 0 }, { 5, 7 }, { 31, 31 } } do
@@ -107,11 +109,54 @@ local function banks(name, layout, conflicted)
       x, y = at(g, p, rc[1], rc[2], 6)
       c[#c + 1] = is(x, y, palette.bank(cell.bank), what .. ": bank colour")
     end
+    -- the worst phase below: column = bank, row = wavefront, each word's
+    -- thread in its lane colour (framed when the bank conflicts)
+    local ph = m.panels[2]
+    for _, a in ipairs { r.worst_phase.accesses[1], r.worst_phase.accesses[6],
+                         r.worst_phase.accesses[32] } do
+      local k
+      for key, cell in pairs(ph.cells) do
+        if cell.t == a.t and cell.v == a.v then k = key end
+      end
+      local row, col = (k - 1) // ph.cols, (k - 1) % ph.cols
+      assert(col == a.bank, "phase cell in its bank's column")
+      local x, y = at(g, ph, row, col, 2)
+      local what = ("worst phase: T%d at wavefront %d of bank %d"):format(a.t,
+        row, col)
+      c[#c + 1] = is(x, y, conflicted and palette.conflict or palette.thread(a.t),
+        what .. (conflicted and ": framed in red" or ": no frame"))
+      -- past the frame (3 px), left of the two-line label
+      x, y = at(g, ph, row, col, 4)
+      c[#c + 1] = is(x, y, palette.thread(a.t), what .. ": lane colour")
+    end
+    for i, lane in ipairs { 0, 5, 31 } do
+      local sx = g.pad + (lane % g.per_row) * (g.swatch + 4) + 3
+      local sy = g.legend_top + 18 + (lane // g.per_row) * (g.swatch + 4) + 3
+      c[#c + 1] = is(sx, sy, palette.thread(lane), "legend: lane " .. lane
+        .. " of the worst phase (" .. i .. ")")
+    end
     return c
   end)
+  return r
 end
-banks("banks", smem, true)
+local conflicted = banks("banks", smem, true)
 banks("banks_swizzled", cute.composed(cute.swizzle(5, 0, 5), 0, smem), false)
+
+-- 3b. The bank-conflict page, selecting the worst phase's word of T5
+-- (wavefront 5 of bank 0) from the address: it and its tile cell (5,0)
+-- light up.
+shot("banks.html", "banks_selected.png", conflicted, { cell = 24 },
+  "#p=phase&m=5&n=0", function(g, m, h)
+    local tile, ph, c = m.panels[1], m.panels[2], {}
+    local x, y = at(g, ph, 5, 0, 4)
+    c[#c + 1] = is(x, y, palette.highlight, "phase (5,0) selected")
+    x, y = at(g, tile, 5, 0, 6)
+    c[#c + 1] = is(x, y, palette.highlight, "its tile cell (5,0) lit")
+    x, y = at(g, tile, 6, 0, 6)
+    c[#c + 1] = is(x, y, palette.bank(0), "tile cell (6,0) not lit")
+    c[#c + 1] = is(4, h - 4, "#222222", "the hover bar shows")
+    return c
+  end)
 
 -- 4. An MMA atom as an HTML page, selecting C(0,0) from the address: the
 -- script highlights thread 0's cells of C and shows the bar.
@@ -186,6 +231,22 @@ shot("swizzle_banks.svg", "swizzle_banks.png", sw_smem,
       local x, y = at(g, p, rc[1], rc[2], 2)
       c[#c + 1] = is(x, y, palette.bank(bank),
         ("(%d,%d) offset %d is in bank %d"):format(rc[1], rc[2], o, bank))
+    end
+    return c
+  end)
+
+-- 6b. The same tile by 16-byte chunk (8 halves): the XOR moves whole
+-- chunks, row 2 starting with chunk 2.
+shot("swizzle_chunks.svg", "swizzle_chunks.png", sw_smem,
+  { color = "chunk", bytes = 2, cell = 16 }, nil, function(g, m)
+    local p, c = m.panels[1], {}
+    assert(sw_smem(2, 0) * 2 // 16 % 8 == 2, "the XOR of row 2")
+    for _, rc in ipairs { { 0, 0 }, { 0, 8 }, { 2, 0 }, { 2, 16 }, { 7, 63 } } do
+      local o = sw_smem(rc[1], rc[2])
+      local chunk = (o * 2 // 16) % 8
+      local x, y = at(g, p, rc[1], rc[2], 2)
+      c[#c + 1] = is(x, y, palette.thread(chunk),
+        ("(%d,%d) offset %d is in chunk %d"):format(rc[1], rc[2], o, chunk))
     end
     return c
   end)

@@ -55,8 +55,64 @@ describe("TV pictures", function()
     local s = svg.render(m)
     assert.equal(32, count(s, 'class="legend"'))
     assert.equal(6, count(s, 'class="axis"'))
-    for t = 0, 30 do
-      assert.are_not.equal(palette.thread(t), palette.thread(t + 1))
+  end)
+
+  -- CIE76 distance of two "#rrggbb" fills (sRGB, D65).
+  local function lab(fill)
+    local c = {}
+    for h in fill:gmatch "%x%x" do
+      local u = tonumber(h, 16) / 255
+      c[#c + 1] = u <= 0.04045 and u / 12.92 or ((u + 0.055) / 1.055) ^ 2.4
+    end
+    local x = (0.4124 * c[1] + 0.3576 * c[2] + 0.1805 * c[3]) / 0.95047
+    local y = 0.2126 * c[1] + 0.7152 * c[2] + 0.0722 * c[3]
+    local z = (0.0193 * c[1] + 0.1192 * c[2] + 0.9505 * c[3]) / 1.08883
+    local function f(t) return t > 0.008856 and t ^ (1 / 3) or 7.787 * t + 16 / 116 end
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+  end
+  local function distance(a, b)
+    local l1, a1, b1 = lab(a)
+    local l2, a2, b2 = lab(b)
+    return math.sqrt((l1 - l2) ^ 2 + (a1 - a2) ^ 2 + (b1 - b2) ^ 2)
+  end
+
+  it("give neighbouring lanes clearly distinct colours, text readable",
+     function()
+    -- lanes 1, 2, 3, 4, 8 and 16 apart (mod 32) are the neighbours of MMA,
+    -- copy and TV pictures: at least 30 apart (CIE76); all 32 distinct
+    for t = 0, 31 do
+      for _, d in ipairs { 1, 2, 3, 4, 8, 16 } do
+        local a, b = palette.thread(t), palette.thread((t + d) % 32)
+        assert.is_true(distance(a, b) >= 30, ("lanes %d and %d: %s %s %.1f")
+          :format(t, (t + d) % 32, a, b, distance(a, b)))
+      end
+      for u = t + 1, 31 do
+        assert.are_not.equal(palette.thread(t), palette.thread(u))
+      end
+      assert.equal(palette.thread(t), palette.thread(t + 32))
+      assert.equal("#000000", palette.ink(palette.thread(t)))
+    end
+  end)
+
+  it("is the one palette of SVG, HTML and TikZ", function()
+    local function lit(x) return (x:gsub("%p", "%%%0")) end
+    local atom = cute.mma_atom "SM80_16x8x16_F32F16F16F32_TN"
+    local m = picture.model(atom, {})
+    local tex = picture.render(atom, "tex")
+    local html = picture.render(atom, "html")
+    for _, p in ipairs(m.panels) do
+      for _, cell in pairs(p.cells) do
+        if cell.t then
+          assert.truthy(tex:find(lit("\\node[fill="
+            .. palette.tikz(palette.thread(cell.t)) .. "] at (")
+            .. "%-?%d+,%-?%d+" .. lit((") {\\shortstack{T%d \\\\ V%d}}")
+            :format(cell.t, cell.v))), "TikZ T" .. cell.t)
+          assert.truthy(html:find(lit(('fill="%s" stroke="#444" stroke-width='
+            .. '"0.5" data-p="%s" data-m="%d" data-n="%d" data-t="%d"')
+            :format(palette.thread(cell.t), p.name, cell.m, cell.n, cell.t))),
+            "HTML T" .. cell.t)
+        end
+      end
     end
   end)
 
@@ -199,5 +255,114 @@ describe("bank_conflicts", function()
     local grouped = cute.group_modes(cute.layout "(32,2,2):(1,32,64)", 1, 3)
     assert.equal(32, cute.bank_conflicts(cute.layout_right { 32, 32 },
                                          grouped).worst)
+  end)
+
+  it("refuses a rank-3 shared-memory layout, naming the fix", function()
+    assert.has_error(function()
+      cute.bank_conflicts(cute.layout "(4,4,2):(8,1,4)", cute.layout "(32,1):(1,0)")
+    end, "bank_conflicts: the shared-memory layout (4,4,2):(8,1,4) has rank "
+      .. "3, not a (row, col) tile: group its column modes first, "
+      .. "cute.group_modes(smem, 1, 3)")
+  end)
+
+  it("counts ldmatrix and stmatrix in phases of one 8x8 matrix each, on "
+    .. "the shared-memory side", function()
+    for _, x in ipairs { { "1", 1 }, { "2", 2 }, { "4", 4 } } do
+      for _, op in ipairs { "SM75_U32x%s_LDSM_N", "SM90_U32x%s_STSM_N" } do
+        local name = op:format(x[1])
+        local c = cute.make_tiled_copy_A(cute.copy_atom(name, "f16"), mma)
+        local r = cute.bank_conflicts(smem, c)
+        -- stmatrix writes smem: its destination side; ldmatrix its source
+        local tv = name:match "STSM" and c:get_layoutD_TV() or c:get_layoutS_TV()
+        assert.equal(tostring(tv), tostring(r.access), name)
+        assert.equal(8, r.vec)
+        assert.equal(2, r.bytes)
+        for _, ins in ipairs(r.instructions) do
+          assert.equal(x[2], #ins.degrees, name)
+        end
+        assert.equal(2, r.worst, name)
+        local sw = cute.composed(cute.swizzle(1, 3, 3), 0, smem)
+        assert.equal(1, cute.bank_conflicts(sw, c).worst, name)
+      end
+    end
+    -- the side can be chosen; an unknown one is refused
+    local st = cute.make_tiled_copy_A(cute.copy_atom("SM90_U32x4_STSM_N",
+      "f16"), mma)
+    assert.equal(tostring(st:get_layoutS_TV()),
+      tostring(cute.bank_conflicts(smem, st, { side = "S" }).access))
+    assert.has_error(function() cute.bank_conflicts(smem, st, { side = "X" }) end,
+      'bank_conflicts: opts.side must be "S" or "D", got X')
+  end)
+
+  -- seeded random swizzled tiles and access patterns
+  local seed = 7
+  local function rand(n)   -- the high bits: an LCG's low bits cycle
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed // 65536 % n
+  end
+
+  it("records the worst phase: its words by bank, from the definition",
+     function()
+    local checked, worst = 0, {}
+    for _ = 1, 60 do
+      local B, S = rand(4), rand(3)
+      local tile = cute.layout_right { 32, 32 }
+      local sm = B > 0 and cute.composed(cute.swizzle(B, S, 5 - S > B and 5 - S
+        or B), 0, tile) or tile
+      local access = cute.layout({ 32, 32 }, { rand(2) == 0 and 1 or 32,
+                                               rand(2) == 0 and 32 or 1 })
+      local ok, r = pcall(cute.bank_conflicts, sm, access)
+      if ok then
+        checked = checked + 1
+        local ph = r.worst_phase
+        local words = {}
+        for _, a in ipairs(ph.accesses) do
+          assert.equal(sm(a.idx % 32, a.idx // 32), a.off)
+          assert.equal(a.off, a.word)           -- 4-byte elements
+          assert.equal(a.word % 32, a.bank)
+          words[a.bank] = words[a.bank] or {}
+          words[a.bank][a.word] = true
+        end
+        local most = 0
+        for bank, ws in pairs(words) do
+          local n = 0
+          for _ in pairs(ws) do n = n + 1 end
+          most = math.max(most, n)
+          for _, a in ipairs(ph.accesses) do
+            if a.bank == bank then assert.equal(n, a.degree) end
+          end
+        end
+        assert.equal(r.worst, most)
+        -- the picture: one column per bank, a row per distinct word, each
+        -- cell a thread reading that word, linked to its tile cell
+        local m = picture.model(r)
+        local p = m.panels[2]
+        assert.equal("phase", p.name)
+        assert.same({ r.worst > 2 and "word" or false, "bank" }, p.axes)
+        assert.equal(math.max(1, r.worst), p.rows)
+        assert.equal(32, p.cols)
+        local shown = 0
+        for _, cell in pairs(p.cells) do
+          if cell.t then
+            shown = shown + 1
+            assert.equal(cell.n, cell.b)
+            assert.equal(palette.thread(cell.t), cell.fill)
+            assert.truthy(words[cell.b][tonumber(cell.o)])
+            local mm, nn = cell.link:match "^smem:(%d+),(%d+)$"
+            assert.equal(tonumber(cell.o), sm(tonumber(mm), tonumber(nn)))
+          end
+        end
+        local distinct = 0
+        for _, ws in pairs(words) do for _ in pairs(ws) do distinct = distinct + 1 end end
+        assert.equal(distinct, shown)
+        assert.equal(ph.threads[2] - ph.threads[1] + 1, #m.legend)
+        worst[r.worst] = true
+      end
+    end
+    local seen = {}
+    for w in pairs(worst) do seen[#seen + 1] = w end
+    table.sort(seen)
+    assert.is_true(checked >= 30 and worst[1] and worst[32], "checked "
+      .. checked .. ", worst " .. table.concat(seen, " "))
   end)
 end)

@@ -73,22 +73,30 @@ describe("TikZ pictures", function()
       1, true))
   end)
 
-  it("write TV cells thread by thread with CuTe's colours", function()
+  it("write TV cells thread by thread in the lane colours of the SVG",
+     function()
+    local palette = require "cute.picture.palette"
     local s = picture.render(C, "tex", { tile = { 8, 8 } })
     assert.truthy(s:find("^%% Layout TV: %(%(4,8%),2%):%(%(16,1%),8%)\n"))
     local first, second = s:match "(\\node%[[^\n]*)\n(\\node%[[^\n]*)"
-    assert.equal("\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,0) "
+    local t0 = palette.tikz(palette.thread(0))
+    assert.equal("\\node[fill=" .. t0 .. "] at (0,0) "
       .. "{\\shortstack{T0 \\\\ V0}};", first)
-    assert.equal("\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,1) "
+    assert.equal("\\node[fill=" .. t0 .. "] at (0,1) "
       .. "{\\shortstack{T0 \\\\ V1}};", second)
+    -- thread 8 no longer shares thread 0's colour (CuTe's 8 colours did)
+    local t8 = s:match "\\node%[fill=([^%]]*)%] at %(%d+,%d+%) {\\shortstack{T8 "
+    assert.equal(palette.tikz(palette.thread(8)), t8)
+    assert.are_not.equal(t0, t8)
     assert.equal(64, count(s, "shortstack"))
   end)
 
   it("place an MMA's A at (0,-K-1) and B at (-K-1,0) as CuTe does", function()
+    local palette = require "cute.picture.palette"
     local s = picture.render("SM80_8x8x4_F64F64F64F64_TN", "tex")
     assert.truthy(s:find("% LayoutC: ((4,8),2):((16,1),8)\n% LayoutA: ", 1, true))
-    assert.truthy(s:find("\\node[fill={rgb,255:red,175;green,175;blue,255}] "
-      .. "at (0,-5) {\\shortstack{T0 \\\\ V0}};", 1, true))        -- A(0,0)
+    assert.truthy(s:find("\\node[fill=" .. palette.tikz(palette.thread(0))
+      .. "] at (0,-5) {\\shortstack{T0 \\\\ V0}};", 1, true))        -- A(0,0)
     assert.truthy(s:find("] at (-5,0) {\\shortstack{T0 \\\\ V0}};", 1, true))
     assert.truthy(s:find("(0,-5) grid (8,-1);", 1, true))
     assert.truthy(s:find("(-5,0) grid (-1,8);", 1, true))
@@ -174,7 +182,8 @@ describe("bank conflicts", function()
   it("mark conflicted cells in pictures", function()
     local r = picture.bank_conflicts(cute.layout_right { 32, 32 }, rows)
     local s = picture.render(r, "svg")
-    assert.equal(32 * 32, count(s, 'stroke="#d00000"'))
+    -- the tile's 1024 cells and the worst phase's 32 words of bank 0
+    assert.equal(32 * 32 + 32, count(s, 'stroke="#d00000"'))
     assert.truthy(picture.render(r, "txt"):find("|  7! |", 1, true))
   end)
 end)

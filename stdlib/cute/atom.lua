@@ -169,11 +169,17 @@ function M.is_copy_atom(x) return getmetatable(x) == Copy_Atom end
 
 --------------------------------------------------------------- tiled MMA --
 
-local TiledMMA = { __name = "cute.TiledMMA" }
-TiledMMA.__index = TiledMMA
+-- A tiled class (cute.TiledX) and its one-thread slice (cute.ThrX), whose
+-- objects read through to their `tiled` (CuTe's ThrMMA derives TiledMMA).
+local function tiled_classes(x)
+  local tiled = { __name = "cute.Tiled" .. x }
+  tiled.__index = tiled
+  local thr = { __name = "cute.Thr" .. x }
+  thr.__index = function(t, k) return thr[k] or t.tiled[k] end
+  return tiled, thr
+end
 
-local ThrMMA = { __name = "cute.ThrMMA" }
-ThrMMA.__index = function(t, k) return ThrMMA[k] or t.tiled[k] end
+local TiledMMA, ThrMMA = tiled_classes("MMA")
 
 function TiledMMA:__tostring()
   return ("TiledMMA\n  ThrLayoutVMNK:  %s\n  PermutationMNK: %s\n%s")
@@ -359,11 +365,7 @@ function M.is_tiled_mma(x) return getmetatable(x) == TiledMMA end
 
 -------------------------------------------------------------- tiled copy --
 
-local TiledCopy = { __name = "cute.TiledCopy" }
-TiledCopy.__index = TiledCopy
-
-local ThrCopy = { __name = "cute.ThrCopy" }
-ThrCopy.__index = function(t, k) return ThrCopy[k] or t.tiled[k] end
+local TiledCopy, ThrCopy = tiled_classes("Copy")
 
 function TiledCopy:__tostring()
   return ("TiledCopy\n  Tiler_MN:       %s\n  TiledLayout_TV: %s\n%s")

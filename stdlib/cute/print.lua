@@ -56,9 +56,12 @@ local function num_digits(x)
   return n
 end
 
-local function cell_text(v)
-  return type(v) == "table" and core.tuple_tostring(v) or v
+--- The text of a layout's value in a cell: an offset ("13") or, for a
+-- coordinate layout, a tuple ("(1,2)").
+function M.cell_text(v)
+  return type(v) == "table" and core.tuple_tostring(v) or tostring(v)
 end
+local cell_text = M.cell_text
 
 -- Cell width: CuTe's num_digits(cosize(L)); a cosize past 2^63 - 1 (its
 -- largest offset is the largest integer) has 19 digits.

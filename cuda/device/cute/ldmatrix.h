@@ -19,30 +19,22 @@
 #ifndef CUTE_HOST_EMULATION
 namespace cute {
 
-CUTE_DI void ldmatrix_x1(unsigned (&r)[1], unsigned s) {
-  asm volatile("ldmatrix.sync.aligned.x1.m8n8.shared.b16 {%0}, [%1];"
-               : "=r"(r[0]) : "r"(s));
-}
-CUTE_DI void ldmatrix_x2(unsigned (&r)[2], unsigned s) {
-  asm volatile("ldmatrix.sync.aligned.x2.m8n8.shared.b16 {%0,%1}, [%2];"
-               : "=r"(r[0]), "=r"(r[1]) : "r"(s));
-}
-CUTE_DI void ldmatrix_x4(unsigned (&r)[4], unsigned s) {
-  asm volatile("ldmatrix.sync.aligned.x4.m8n8.shared.b16 {%0,%1,%2,%3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
-}
-CUTE_DI void ldmatrix_x1_trans(unsigned (&r)[1], unsigned s) {
-  asm volatile("ldmatrix.sync.aligned.x1.trans.m8n8.shared.b16 {%0}, [%1];"
-               : "=r"(r[0]) : "r"(s));
-}
-CUTE_DI void ldmatrix_x2_trans(unsigned (&r)[2], unsigned s) {
-  asm volatile("ldmatrix.sync.aligned.x2.trans.m8n8.shared.b16 {%0,%1}, [%2];"
-               : "=r"(r[0]), "=r"(r[1]) : "r"(s));
-}
-CUTE_DI void ldmatrix_x4_trans(unsigned (&r)[4], unsigned s) {
-  asm volatile("ldmatrix.sync.aligned.x4.trans.m8n8.shared.b16 {%0,%1,%2,%3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
-}
+/* ldmatrix_xN and ldmatrix_xN_trans load N 8x8 b16 matrices into r; the
+ * two differ only in the .trans qualifier, so one macro writes both. */
+#define CUTE_LDSM(name, qual, n, regs, ...)                                   \
+  CUTE_DI void name(unsigned (&r)[n], unsigned s) {                           \
+    asm volatile("ldmatrix.sync.aligned." qual ".m8n8.shared.b16 " regs ";"  \
+                 : __VA_ARGS__ : "r"(s));                                     \
+  }
+#define CUTE_LDSM_BOTH(x, n, regs, ...)                                       \
+  CUTE_LDSM(ldmatrix_##x, #x, n, regs, __VA_ARGS__)                           \
+  CUTE_LDSM(ldmatrix_##x##_trans, #x ".trans", n, regs, __VA_ARGS__)
+CUTE_LDSM_BOTH(x1, 1, "{%0}, [%1]", "=r"(r[0]))
+CUTE_LDSM_BOTH(x2, 2, "{%0,%1}, [%2]", "=r"(r[0]), "=r"(r[1]))
+CUTE_LDSM_BOTH(x4, 4, "{%0,%1,%2,%3}, [%4]",
+               "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]))
+#undef CUTE_LDSM_BOTH
+#undef CUTE_LDSM
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 /* stmatrix .x4 (sm_90): lane 8q + r gives the address of row r of matrix

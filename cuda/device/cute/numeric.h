@@ -16,36 +16,42 @@
 
 namespace cute {
 
-struct bf16_t {
+/* A 16-bit float held as its bits (the memory format); Codec converts to
+ * and from f32, rounding to nearest even (cute/convert.h). */
+template <class Codec> struct float16_bits {
   unsigned short bits;
-  bf16_t() = default;
-  CUTE_HD explicit bf16_t(float f) : bits(cute_f32_to_bf16(f)) {}
-  CUTE_HD operator float() const { return cute_bf16_to_f32(bits); }
-  CUTE_HD static bf16_t from_bits(unsigned short b) { bf16_t x; x.bits = b; return x; }
+  float16_bits() = default;
+  CUTE_HD explicit float16_bits(float f) : bits(Codec::encode(f)) {}
+  CUTE_HD operator float() const { return Codec::decode(bits); }
+  CUTE_HD static float16_bits from_bits(unsigned short b) {
+    float16_bits x;
+    x.bits = b;
+    return x;
+  }
 };
-
-struct half_t {
-  unsigned short bits;
-  half_t() = default;
-  CUTE_HD explicit half_t(float f) : bits(cute_f32_to_f16(f)) {}
-  CUTE_HD operator float() const { return cute_f16_to_f32(bits); }
-  CUTE_HD static half_t from_bits(unsigned short b) { half_t x; x.bits = b; return x; }
+struct bf16_codec {
+  CUTE_HD static unsigned short encode(float f) { return cute_f32_to_bf16(f); }
+  CUTE_HD static float decode(unsigned short b) { return cute_bf16_to_f32(b); }
 };
+struct f16_codec {
+  CUTE_HD static unsigned short encode(float f) { return cute_f32_to_f16(f); }
+  CUTE_HD static float decode(unsigned short b) { return cute_f16_to_f32(b); }
+};
+typedef float16_bits<bf16_codec> bf16_t;
+typedef float16_bits<f16_codec> half_t;
 
 /* to_float / from_float: one spelling for every element type. */
 CUTE_HD float to_float(float x) { return x; }
-CUTE_HD float to_float(bf16_t x) { return cute_bf16_to_f32(x.bits); }
-CUTE_HD float to_float(half_t x) { return cute_f16_to_f32(x.bits); }
+template <class C> CUTE_HD float to_float(float16_bits<C> x) { return float(x); }
 template <class T> CUTE_HD T from_float(float x) { return T(x); }
 
 /* Two 16-bit values in one 32-bit register, the first in the low half (the
  * order of mma.sync fragments and of memory). */
-CUTE_HD unsigned pack_bf16x2(float lo, float hi) {
-  return (unsigned)cute_f32_to_bf16(lo) | ((unsigned)cute_f32_to_bf16(hi) << 16);
+template <class C> CUTE_HD unsigned pack_x2(float lo, float hi) {
+  return (unsigned)C::encode(lo) | ((unsigned)C::encode(hi) << 16);
 }
-CUTE_HD unsigned pack_f16x2(float lo, float hi) {
-  return (unsigned)cute_f32_to_f16(lo) | ((unsigned)cute_f32_to_f16(hi) << 16);
-}
+CUTE_HD unsigned pack_bf16x2(float lo, float hi) { return pack_x2<bf16_codec>(lo, hi); }
+CUTE_HD unsigned pack_f16x2(float lo, float hi) { return pack_x2<f16_codec>(lo, hi); }
 
 /* An aligned vector of N elements of T: what one memory instruction moves
  * (N * sizeof(T) is 1, 2, 4, 8 or 16 bytes). */

@@ -27,6 +27,15 @@ local print_m = require "cute.print"
 
 local M = {}
 
+--- A kind of object the pictures draw besides layouts and atoms (a
+-- bank-conflict analysis, an operation): its metatable, named `name` in
+-- errors and printed by `tostring`, and the test for it.
+function M.class(name, tostring)
+  local C = { __name = name, __tostring = tostring }
+  C.__index = C
+  return C, function(x) return getmetatable(x) == C end
+end
+
 function M.panel(name, rows, cols, row0, col0, axes)
   return { name = name, rows = rows, cols = cols, row0 = row0 or 0,
            col0 = col0 or 0, axes = axes, cells = {} }
@@ -46,9 +55,7 @@ function M.put(p, r, c, cell)
   p.cells[r * p.cols + c + 1] = cell
 end
 
-local function cell_text(x)
-  return type(x) == "table" and core.tuple_tostring(x) or tostring(x)
-end
+local cell_text = print_m.cell_text
 
 -- (rows, cols) of a rank <= 2 layout's domain, its cells checked against
 -- cute.limits.cells (counted without wrapping); an error beyond rank 2.

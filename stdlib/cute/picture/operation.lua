@@ -20,32 +20,20 @@ local E = require "cute.error"
 local tiler = require "cute.tiler"
 local model_m = require "cute.picture.model"
 local palette = require "cute.picture.palette"
+local print_m = require "cute.print"
 
 local M = {}
 
-local Operation = { __name = "cute.Operation" }
-Operation.__index = Operation
-
-function Operation:__tostring()
-  local args = {}
-  for i, x in ipairs(self.args) do
-    args[i] = type(x) == "table" and not tiler.is_layout(x)
-      and tiler.tostring(x) or tostring(x)
-  end
-  return ("%s(%s) = %s"):format(self.name, table.concat(args, ", "),
-    tostring(self.result))
-end
+local Operation
+Operation, M.is_operation = model_m.class("cute.Operation", function(self)
+  return require("cute.explain").call_text(self.name, self.args) .. " = "
+    .. tostring(self.result)
+end)
 
 --- operation(name, A [, B, ...]) -> Operation: cute[name](A, B, ...) and
 -- its operands, for cute.show / cute.render.
 function M.operation(name, ...)
-  local cute = require "cute"
-  E.argcheck(type(name) == "string", "operation", 1, "function name", name)
-  local f = rawget(cute, name)
-  if type(f) ~= "function" then
-    E.raise(("operation: %s is not a function of cute (composition, "
-      .. "logical_divide, blocked_product, ...)"):format(tostring(name)))
-  end
+  local f = require("cute.explain").cute_function("operation", name)
   local args = table.pack(...)
   local result = f(...)
   if not (tiler.is_layout(result)
@@ -56,8 +44,6 @@ function M.operation(name, ...)
   return setmetatable({ name = name, args = { table.unpack(args, 1, args.n) },
                         result = result }, Operation)
 end
-
-function M.is_operation(x) return getmetatable(x) == Operation end
 
 -- (rows, cols) of L drawn as (mode 0, the other modes).
 local function grid(L)
@@ -72,7 +58,7 @@ local function panel(name, L, row0, col0)
   local p = model_m.panel(name, rows, cols, row0, col0)
   for i = 0, rows * cols - 1 do
     local o = L(i)
-    local text = type(o) == "table" and core.tuple_tostring(o) or tostring(o)
+    local text = print_m.cell_text(o)
     model_m.put(p, i % rows, i // rows, { text = { text }, o = text, i = i,
       fill = math.type(o) == "integer" and palette.offset(o) or "#ffffff" })
   end

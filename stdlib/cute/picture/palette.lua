@@ -1,10 +1,15 @@
---- cute.picture.palette -- the colours of the pictures.
+--- cute.picture.palette -- the colours of the pictures, the one place
+-- that chooses them: SVG, HTML and TikZ all draw these.
 --
--- Lanes get one colour each: hues spaced by the golden angle, so that
--- neighbouring threads differ strongly; warps are told apart by lines.
--- Banks (32 of them) walk the hue circle once.  Layout offsets use CuTe's
--- print_latex greys (TikzColor_BWx8); TikZ output uses CuTe's own 8-colour
--- thread map (TikzColor_TV), so it matches CuTe's pictures.
+-- Lanes get one colour each: 32 hues, lane t at 19t/32 of the circle, so
+-- that threads 1, 2, 3, 4, 8 or 16 lanes apart -- the neighbours in MMA,
+-- copy and TV pictures -- are at least 30 apart in CIE76 colour distance
+-- (golden-angle hues put lanes 8 apart only 9 apart); warps are told apart
+-- by lines.  CuTe's print_latex repeats 8 colours (TikzColor_TV), which
+-- gives T0 and T8 one colour: these replace them in TikZ too.  Banks (32
+-- of them) walk the hue circle once, so a swizzle's XOR shows as shuffled
+-- bands.  Layout offsets use CuTe's print_latex greys (TikzColor_BWx8),
+-- written in TikZ by CuTe's names.
 local M = {}
 
 local function hex(r, g, b)
@@ -22,13 +27,17 @@ function M.hsl(h, s, l)
   return hex(f(0), f(8), f(4))
 end
 
-local GOLDEN = 0.6180339887498949
+-- The hue step between consecutive lanes, in 32nds of the circle: odd,
+-- so the 32 lanes take 32 distinct hues; 19 maximises the smallest colour
+-- distance between lanes 1, 2, 3, 4, 8 and 16 apart (searched over all
+-- odd steps).
+local HUE_STEP = 19
 
 --- Thread t's fill, by its lane (t mod 32): lane 0 is a light red, lane
 -- 1 a light blue, ...; warps repeat the 32 colours (the pictures mark warp
 -- and warp-group boundaries with lines instead).
 function M.thread(t)
-  return M.hsl(((t % 32) * GOLDEN) % 1, 0.65, 0.72)
+  return M.hsl((t % 32) * HUE_STEP % 32 / 32, 0.75, 0.72)
 end
 
 M.warp_line = "#202020"     -- boundary between two warps' cells
@@ -39,15 +48,25 @@ function M.bank(b)
   return M.hsl(b / 32, 0.45, 0.8)
 end
 
--- CuTe's TikzColor_BWx8, as TikZ names and as the grey they stand for.
-M.bw8_tikz = { "black!00", "black!40", "black!20", "black!60",
-               "black!10", "black!50", "black!30", "black!70" }
+-- CuTe's TikzColor_BWx8: the percentage of black of offset i mod 8.
 local bw8_level = { 0, 40, 20, 60, 10, 50, 30, 70 }
 
 --- Offset i's fill in a layout picture: CuTe's 8 greys, by i mod 8.
 function M.offset(i)
   local g = 1 - bw8_level[i % 8 + 1] / 100
   return hex(g, g, g)
+end
+
+--- The same grey as TikZ writes it in CuTe's print_latex ("black!40").
+function M.offset_tikz(i)
+  return ("black!%02d"):format(bw8_level[i % 8 + 1])
+end
+
+--- A fill as a TikZ colour: "{rgb,255:red,R;green,G;blue,B}".
+function M.tikz(fill)
+  local r, g, b = fill:match "#(%x%x)(%x%x)(%x%x)"
+  return ("{rgb,255:red,%d;green,%d;blue,%d}"):format(tonumber(r, 16),
+    tonumber(g, 16), tonumber(b, 16))
 end
 
 --- Text colour readable on a fill: black, or white on dark fills.
@@ -57,13 +76,6 @@ function M.ink(fill)
     + 0.114 * tonumber(b, 16)
   return y < 110 and "#ffffff" or "#000000"
 end
-
--- CuTe's TikzColor_TV: fill of thread t in TikZ pictures.
-M.tv_tikz = { "{rgb,255:red,175;green,175;blue,255}",
-  "{rgb,255:red,175;green,255;blue,175}", "{rgb,255:red,255;green,255;blue,175}",
-  "{rgb,255:red,255;green,175;blue,175}", "{rgb,255:red,210;green,210;blue,255}",
-  "{rgb,255:red,210;green,255;blue,210}", "{rgb,255:red,255;green,255;blue,210}",
-  "{rgb,255:red,255;green,210;blue,210}" }
 
 M.empty = "#eeeeee"     -- cells no thread touches
 M.conflict = "#d00000"  -- the frame of a bank-conflicted cell

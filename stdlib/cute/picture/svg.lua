@@ -128,10 +128,16 @@ local function axes(out, g, p)
   if not p.axes or g.cell < 8 then return end
   local s = g.cell
   local size = math.min(s * 0.6, 16)
+  -- the row axis reads downwards, so that a name longer than a letter
+  -- fits in the margin's width of one cell; a panel may name its columns
+  -- only (axes[1] false)
   local x, y = g.at(p.row0 + p.rows / 2, p.col0 - 2)
-  out[#out + 1] = ('<text x="%.1f" y="%.1f" font-size="%.1f" font-weight='
-    .. '"bold" fill="#000" class="axis">%s &#8595;</text>\n'):format(x + s / 2,
-    y, size, esc(p.axes[1]))
+  x = x + s / 2
+  if p.axes[1] then
+    out[#out + 1] = ('<text x="%.1f" y="%.1f" font-size="%.1f" font-weight='
+      .. '"bold" fill="#000" class="axis" transform="rotate(90 %.1f %.1f)">'
+      .. '%s &#8594;</text>\n'):format(x, y, size, x, y, esc(p.axes[1]))
+  end
   x, y = g.at(p.row0 - 2, p.col0 + p.cols / 2)
   out[#out + 1] = ('<text x="%.1f" y="%.1f" font-size="%.1f" font-weight='
     .. '"bold" fill="#000" class="axis">%s &#8594;</text>\n'):format(x,

@@ -1,8 +1,9 @@
 --- cute.picture.tikz -- a picture model as a standalone LaTeX/TikZ file,
 -- in the form of CuTe's print_latex (cute/util/print_latex.hpp): the same
--- preamble, x down and y across, one 1cm node per cell, CuTe's fills
--- (8 greys by offset for layouts, 8 colours by thread for TV layouts),
--- the grid, \Large\texttt labels, and "% Layout..." comment lines.
+-- preamble, x down and y across, one 1cm node per cell, CuTe's 8 greys
+-- by offset for layouts and, for TV layouts, the lane colours of the SVG
+-- and HTML pictures (cute.picture.palette: CuTe's 8 would give T0 and T8
+-- one colour), the grid, \Large\texttt labels, and "% Layout..." comment lines.
 -- Placement follows CuTe too: an MMA's C at (0,0), A at (0,-K-1), B at
 -- (-K-1,0); a copy's D N+3 columns right of S.  Pictures CuTe has no
 -- print_latex for (bank conflicts) use the same form with their own fills
@@ -16,23 +17,16 @@ local HEADER = "\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n"
   .. "every node/.style={minimum size=1cm, outer sep=0pt}]\n\n"
 local FOOTER = "\\end{tikzpicture}\n\\end{document}\n"
 
-local function rgb(hex)
-  local r, g, b = hex:match "#(%x%x)(%x%x)(%x%x)"
-  return ("{rgb,255:red,%d;green,%d;blue,%d}"):format(tonumber(r, 16),
-    tonumber(g, 16), tonumber(b, 16))
-end
-
--- The fill and text of a cell, CuTe's way where CuTe has one.
+-- The fill and text of a cell: CuTe's grey by offset in a layout, else
+-- the picture's own fill; two-line cells ("T0", "V0") stacked as CuTe's.
 local function node(kind, cell)
-  if cell.t then
-    return palette.tv_tikz[cell.t % 8 + 1],
-      ("\\shortstack{T%d \\\\ V%d}"):format(cell.t, cell.v)
+  local fill, text = palette.tikz(cell.fill), table.concat(cell.text, " ")
+  local o = math.tointeger(tonumber(cell.o))
+  if kind == "layout" and o then
+    fill = palette.offset_tikz(o)
+  elseif #cell.text == 2 then
+    text = ("\\shortstack{%s \\\\ %s}"):format(cell.text[1], cell.text[2])
   end
-  local text = table.concat(cell.text, " ")
-  if kind == "layout" and math.tointeger(tonumber(cell.o)) then
-    return palette.bw8_tikz[math.tointeger(tonumber(cell.o)) % 8 + 1], text
-  end
-  local fill = rgb(cell.fill)
   if cell.mark then fill = fill .. ",draw=red,very thick" end
   return fill, text
 end
