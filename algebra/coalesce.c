@@ -82,9 +82,10 @@ cute_status cute_coalesce(cute_layout *out, const cute_layout *L,
     return size_overflow(L, err);
   memset(out->shape.e, 0, m * sizeof out->shape.e[0]);
   out->shape.nleaf = out->stride.nleaf = (uint8_t)m;
+  /* Both made alike rather than one copied from the other, which would
+   * stall reading bytes just stored. */
   out->shape.ntok = (uint8_t)run_tokens(out->shape.tok, m);
-  memcpy(out->stride.tok, out->shape.tok, out->shape.ntok);
-  out->stride.ntok = out->shape.ntok;
+  out->stride.ntok = (uint8_t)run_tokens(out->stride.tok, m);
   return CUTE_OK;
 }
 

@@ -93,88 +93,25 @@ static cute_status complement_fn(cute_leaves *res, cute_leaves *sel,
   return CUTE_OK;
 }
 
-/* The result of complement_integral: flat modes os:od. */
-typedef struct flat_modes {
-  int n;
-  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES];
-} flat_modes;
-
-/* Appends the mode s:d to r as cute_leaves_merge(keep_last) would leave
- * it: a size-1 mode vanishes unless `last`, a mode continuing its
- * predecessor (d = s'*d') joins it.  0 when a new mode would pass
- * CUTE_MAX_LEAVES (modes never vanish once there: the general path fails
- * the same way). */
-static int put_merged(flat_modes *r, int64_t s, int64_t d, int last)
+int cute_complement_integral(cute_layout *out, const cute_layout *A,
+                             const cute_span *a, int64_t cotarget)
 {
-  int64_t t;
-  int k = r->n;
-  if (s == 1 && !last) return 1;
-  if (s != 1 && k > 0 && !cute_mul(r->s[k - 1], r->d[k - 1], &t) &&
-      t == d && !cute_mul(r->s[k - 1], s, &t)) {
-    r->s[k - 1] = t;
-    return 1;
-  }
-  if (k == CUTE_MAX_LEAVES) return 0;
-  r->s[k] = s;
-  r->d[k] = d;
-  r->n = k + 1;
-  return 1;
-}
-
-/* Sorts A's image-bearing modes into s[], d[] by (d, s) (insertion:
- * n <= 32, stable); their count, or -1 when A is not integral, has a
- * negative stride or an index stride past 64 bits (the general path
- * checks those: leaves.c). */
-static int sorted_modes(int64_t *s, int64_t *d, const cute_layout *A)
-{
-  int i, j, k = 0, n = A->shape.nleaf;
-  int64_t r = 1;
-  if (n > CUTE_MAX_LEAVES) return -1;
-  for (i = 0; i < n; i++) {
-    int64_t si = A->shape.v[i], di = A->stride.v[i];
-    if ((di != 0 && A->stride.e[i] != 0) ||
-        (i + 1 < n && cute_mul(r, si, &r)))
-      return -1;
-    if (si <= 1 || di == 0) continue;
-    if (di < 0) return -1;
-    for (j = k++; j > 0 && (di < d[j - 1] ||
-                            (di == d[j - 1] && si < s[j - 1])); j--) {
-      s[j] = s[j - 1];
-      d[j] = d[j - 1];
-    }
-    s[j] = si;
-    d[j] = di;
-  }
-  return k;
-}
-
-/* complement_fn on an integral A in one pass, without the leaves structs
- * of the general path (a third of its time was spent copying them).  0
- * when A is anything else or the complement fails: the general path then
- * decides and reports.  out is written only on success. */
-static int complement_integral(cute_layout *out, const cute_layout *A,
-                               int64_t cotarget)
-{
-  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], cur = 1, cosize = 1, ext;
-  flat_modes r;
-  int i, k = sorted_modes(s, d, A);
-  r.n = 0;
-  for (i = 0; i < k; i++)
-    if (d[i] < cur || (cotarget > 0 && d[i] % cur != 0) ||
-        !put_merged(&r, d[i] / cur, cur, 0) ||
-        cute_mul(s[i] - 1, d[i], &ext) || cute_add(cosize, ext, &cosize) ||
-        cute_mul(s[i], d[i], &cur))
+  cute_flat x, res;
+  int64_t cur = 1, cosize = 1, ext;
+  int i;
+  if (!cute_flat_select(&x, A, a->leaf0, a->leaf1)) return 0;
+  cute_flat_sort(&x);
+  res.n = 0;
+  for (i = 0; i < x.n; i++)
+    if (x.d[i] < cur || (cotarget > 0 && x.d[i] % cur != 0) ||
+        !cute_flat_put(&res, x.d[i] / cur, cur, 0) ||
+        cute_mul(x.s[i] - 1, x.d[i], &ext) ||
+        cute_add(cosize, ext, &cosize) || cute_mul(x.s[i], x.d[i], &cur))
       return 0;
-  if (k < 0 ||
-      !put_merged(&r, ceil_div(cotarget > 0 ? cotarget : cosize, cur), cur,
-                  1))
+  if (!cute_flat_put(&res, ceil_div(cotarget > 0 ? cotarget : cosize, cur),
+                     cur, 1))
     return 0;
-  for (i = 0; i < r.n; i++) {
-    out->shape.v[i] = r.s[i];
-    out->stride.v[i] = r.d[i];
-    out->stride.e[i] = 0;
-  }
-  cute_leaves_flat_tokens(out, r.n);
+  cute_flat_layout(out, &res);
   return 1;
 }
 
@@ -190,6 +127,10 @@ cute_status cute_complement_general(cute_layout *out, const cute_layout *A,
 cute_status cute_complement(cute_layout *out, const cute_layout *A,
                             int64_t cotarget, cute_error *err)
 {
-  if (complement_integral(out, A, cotarget)) return CUTE_OK;
+  cute_span a;
+  a.tok0 = a.leaf0 = 0;
+  a.tok1 = A->shape.ntok;
+  a.leaf1 = A->shape.nleaf;
+  if (cute_complement_integral(out, A, &a, cotarget)) return CUTE_OK;
   return cute_complement_general(out, A, cotarget, err);
 }

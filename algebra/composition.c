@@ -57,7 +57,7 @@ typedef struct pieces {
  * (composed in place, never copied out of A). */
 typedef struct ctx {
   const cute_layout *A, *B;
-  cute_span a;
+  const cute_span *a;
   cute_error *err;
 } ctx;
 
@@ -118,10 +118,10 @@ static void coalesce_extended(cute_leaves *x, const cute_layout *A, int lo,
 static cute_status target(const ctx *c, int k, int *lo, int *hi)
 {
   cute_basis e = c->B->stride.e[k];
-  /* c->a is read through a pointer: copying the struct whole just after
-   * its fields were stored one by one stalls store forwarding (measured:
-   * a third slower on small compositions). */
-  const cute_span *sp = &c->a;
+  /* c->a is a pointer: copying the span whole just after its fields were
+   * stored one by one stalls store forwarding (measured: a third slower
+   * on small compositions). */
+  const cute_span *sp = c->a;
   cute_span sub[2];
   int j;
   for (j = 0; j < CUTE_BASIS_LEN(e); sp = &sub[j % 2], j++)
@@ -158,6 +158,18 @@ static void wput(wmode *w, int *k, int64_t s, int64_t d, cute_basis e,
   (*k)++;
 }
 
+/* The larger of a, b over the smaller, or 0 when that division is not
+ * exact (or an operand is not positive).  A power of two (nearly every
+ * shape) shifts: a 64-bit division costs tens of cycles. */
+static int64_t exact_ratio(int64_t a, int64_t b)
+{
+  int64_t hi = a >= b ? a : b, lo = a >= b ? b : a;
+  if (lo <= 0) return 0;
+  if ((lo & (lo - 1)) == 0)
+    return (hi & (lo - 1)) ? 0 : hi >> __builtin_ctzll((uint64_t)lo);
+  return hi % lo ? 0 : hi / lo;
+}
+
 /* Steps 2 and 3 on the first m modes of a (m >= 2, d > 0). */
 static cute_status divide_keep(const ctx *c, const cute_leaves *a, int m,
                                int64_t s, int64_t d, wmode *w, int *nw)
@@ -167,16 +179,16 @@ static cute_status divide_keep(const ctx *c, const cute_leaves *a, int m,
   /* Divisions only while something is left to divide (they dominate the
    * cost); rest >= S_r and S_r > rest are the two ways to divide. */
   for (r = 0; r < m - 1 && rest > 1; r++) {
-    int64_t sr = a->m[r].s;
-    if (rest >= sr ? rest % sr != 0 : sr % rest != 0)
+    int64_t sr = a->m[r].s, q = exact_ratio(rest, sr);
+    if (q == 0)
       return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
                           "stride divisibility condition violated: prefix "
                           "product %lld of A's shape and stride %lld of B "
                           "divide neither way",
                           (long long)sat_mul(a->m[r].r, sr), (long long)d);
-    if (rest >= sr) { rest /= sr; continue; }
+    if (rest >= sr) { rest = q; continue; }
     if (cute_mul(a->m[r].d, rest, &t)) return overflow(c);
-    wput(w, &k, sr / rest, t, a->m[r].e, rest, r);
+    wput(w, &k, q, t, a->m[r].e, rest, r);
     rest = 1;
   }
   for (; r < m - 1; r++)
@@ -185,7 +197,8 @@ static cute_status divide_keep(const ctx *c, const cute_leaves *a, int m,
   wput(w, &k, 0, t, a->m[m - 1].e, rest, m - 1); /* unbounded: s set below */
   rest = s;
   for (i = 0; i < k - 1 && rest > 1; i++) {
-    if (rest >= w[i].s ? rest % w[i].s != 0 : w[i].s % rest != 0) {
+    int64_t q = exact_ratio(rest, w[i].s);
+    if (q == 0) {
       int64_t pre = sat_mul(a->m[w[i].r].r, a->m[w[i].r].s);
       return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
                           "shape divisibility condition violated: "
@@ -194,7 +207,7 @@ static cute_status divide_keep(const ctx *c, const cute_leaves *a, int m,
                           (long long)(pre / d + (pre % d != 0)), (long long)s);
     }
     if (rest < w[i].s) break; /* keep part of this mode and stop */
-    rest /= w[i].s;
+    rest = q;
   }
   w[i].s = rest;
   *nw = i + 1;
@@ -397,24 +410,34 @@ static cute_status measure(const ctx *c, const pieces *p, int *ntok,
   return CUTE_OK;
 }
 
+/* One token of R, into the shape's and the stride's tokens at once: a
+ * copy of the shape's tokens read back right after these byte stores
+ * would stall on store forwarding (measured: a fifth of a small
+ * composition). */
+static void put_tok(cute_layout *r, int *nt, char c)
+{
+  r->shape.tok[*nt] = c;
+  r->stride.tok[(*nt)++] = c;
+}
+
 /* Appends R, made from B's tokens tok[0, ntok) and the pieces, to the
- * scratch layout r (scratch.h: shape tokens, leaves of both). */
+ * scratch layout r (scratch.h: tokens, leaves of both). */
 static void emit(cute_layout *r, const char *tok, int ntok, const pieces *p)
 {
   int i, k = 0, nt = r->shape.ntok, nl = r->shape.nleaf;
   for (i = 0; i < ntok; i++) {
     int q, n;
-    if (tok[i] != 'x') { r->shape.tok[nt++] = tok[i]; continue; }
+    if (tok[i] != 'x') { put_tok(r, &nt, tok[i]); continue; }
     n = p->cnt[k];
-    if (n > 1) r->shape.tok[nt++] = '(';
+    if (n > 1) put_tok(r, &nt, '(');
     for (q = p->off[k]; q < p->off[k] + n; q++, nl++) {
-      r->shape.tok[nt++] = 'x';
+      put_tok(r, &nt, 'x');
       r->shape.v[nl] = p->s[q];
       r->shape.e[nl] = 0;
       r->stride.v[nl] = p->d[q];
       r->stride.e[nl] = p->e[q];
     }
-    if (n > 1) r->shape.tok[nt++] = ')';
+    if (n > 1) put_tok(r, &nt, ')');
     k++;
   }
   r->shape.ntok = (uint8_t)nt;
@@ -429,6 +452,7 @@ cute_status cute_composition(cute_layout *out, const cute_layout *A,
 {
   ctx c;
   pieces p;
+  cute_span a;
   char buf[CUTE_MAX_TOKENS];
   const char *tok = B->shape.tok;
   int ntok, depth, nb = B->shape.ntok;
@@ -438,16 +462,16 @@ cute_status cute_composition(cute_layout *out, const cute_layout *A,
   c.A = A;
   c.B = B;
   c.err = err;
-  c.a.tok0 = 0;
-  c.a.tok1 = A->shape.ntok;
-  c.a.leaf0 = 0;
-  c.a.leaf1 = A->shape.nleaf;
+  c.a = &a;
+  a.tok0 = 0;
+  a.tok1 = A->shape.ntok;
+  a.leaf0 = 0;
+  a.leaf1 = A->shape.nleaf;
   if ((st = compose_leaves(&c, &p)) || (st = measure(&c, &p, &ntok, &depth)))
     return st;
   if (out == B) tok = memcpy(buf, B->shape.tok, nb);
   cute_scratch_start(out);
   emit(out, tok, nb, &p);
-  memcpy(out->stride.tok, out->shape.tok, out->shape.ntok);
   out->stride.ntok = out->shape.ntok;
   out->stride.nleaf = out->shape.nleaf;
   return CUTE_OK;
@@ -511,16 +535,36 @@ static const char *overfull(const cute_layout *r, int ntok, int nleaf,
   return why;
 }
 
-/* (A0 o T0, A1 o T1, ...) in one pass: each mode of A is composed where it
- * lies in A (ctx.a) and its result emitted straight into the scratch r. */
-cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
-                                  const cute_tiler *T, cute_error *err)
+cute_status cute_composition_append(cute_layout *r, const cute_layout *A,
+                                    const cute_span *a, const cute_layout *B,
+                                    char *why, size_t cap)
 {
-  cute_layout r;
   ctx c;
   pieces p;
   cute_status st;
-  int i, ntok, depth, rank = cute_layout_rank(A);
+  int ntok, depth;
+  c.A = A;
+  c.B = B;
+  c.a = a;
+  c.err = NULL; /* the callers report (mode_fail, the general paths) */
+  why[0] = '\0';
+  if ((st = compose_leaves(&c, &p)) || (st = measure(&c, &p, &ntok, &depth)))
+    return st;
+  /* p.n: the pool holds exactly this composition's leaves. */
+  if (overfull(r, ntok, p.n, depth, why, cap)) return CUTE_ELIMIT;
+  emit(r, B->shape.tok, B->shape.ntok, &p);
+  return CUTE_OK;
+}
+
+/* (A0 o T0, A1 o T1, ...) in one pass: each mode of A is composed where it
+ * lies in A and its result emitted straight into the result. */
+cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
+                                  const cute_tiler *T, cute_error *err)
+{
+  cute_layout tmp, *r;
+  cute_span a;
+  cute_status st;
+  int i, rank = cute_layout_rank(A);
   char why[96];
   if (T->n < 0 || T->n > CUTE_MAX_TILER)
     return cute_fail(err, CUTE_EINVAL, OP ": malformed tiler (%d modes)",
@@ -530,22 +574,15 @@ cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
              T->n, rank);
     return tiler_fail(err, CUTE_ERANK, A, T, -1, why);
   }
-  c.A = A;
-  c.err = NULL; /* messages come from mode_fail */
-  cute_scratch_start(&r);
-  r.shape.tok[r.shape.ntok++] = '(';
+  r = cute_tiler_target(out, &tmp, A, T);
+  r->shape.tok[r->shape.ntok++] = '(';
   for (i = 0; i < T->n; i++) {
-    c.B = &T->mode[i];
-    cute_tuple_span(&A->shape, i, &c.a); /* i < rank: it exists */
-    if ((st = compose_leaves(&c, &p)) ||
-        (st = measure(&c, &p, &ntok, &depth)))
-      return mode_fail(err, st, A, T, i);
-    /* p.n: the pool holds exactly this mode's leaves. */
-    if (overfull(&r, ntok, p.n, depth, why, sizeof why))
-      return tiler_fail(err, CUTE_ELIMIT, A, T, i, why);
-    emit(&r, c.B->shape.tok, c.B->shape.ntok, &p);
+    cute_tuple_span(&A->shape, i, &a); /* i < rank: it exists */
+    st = cute_composition_append(r, A, &a, &T->mode[i], why, sizeof why);
+    if (st && why[0]) return tiler_fail(err, st, A, T, i, why);
+    if (st) return mode_fail(err, st, A, T, i);
   }
-  r.shape.tok[r.shape.ntok++] = ')';
-  cute_scratch_end(out, &r);
+  r->shape.tok[r->shape.ntok++] = ')';
+  cute_tiler_done(out, r);
   return CUTE_OK;
 }

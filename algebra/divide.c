@@ -15,6 +15,8 @@
  */
 #include "tiling.h"
 
+#include <string.h>
+
 /* B_p's strides as integer indices of A_p: a nested a@q@... names the
  * sub-mode at path (q, ...) of A_p, whose coordinate i is the index
  * i * (the compact stride of its first leaf), colexicographic as every
@@ -120,40 +122,133 @@ static cute_status divide1(cute_layout *out, const cute_layout *A,
   return cute_composition(out, A, &both, err);
 }
 
-/* The logical divide, then its arrangement `how` (-1: none). */
+/* ---------------------------------------------------------- one pass -- */
+
+/* dst = (x, y), the concatenation written directly: the group of B and
+ * its rest is made once per divided mode.  0 when it would pass a limit. */
+static int pair(cute_layout *dst, const cute_layout *x, const cute_layout *y)
+{
+  int nx = x->shape.ntok, ny = y->shape.ntok, lx = x->shape.nleaf;
+  int ly = y->shape.nleaf;
+  if (nx + ny + 2 > CUTE_MAX_TOKENS || lx + ly > CUTE_MAX_LEAVES ||
+      cute_tuple_depth(&x->shape) + 1 > CUTE_MAX_DEPTH ||
+      cute_tuple_depth(&y->shape) + 1 > CUTE_MAX_DEPTH)
+    return 0;
+  dst->shape.tok[0] = '(';
+  memcpy(dst->shape.tok + 1, x->shape.tok, nx);
+  memcpy(dst->shape.tok + 1 + nx, y->shape.tok, ny);
+  dst->shape.tok[nx + ny + 1] = ')';
+  memcpy(dst->shape.v, x->shape.v, lx * sizeof x->shape.v[0]);
+  memcpy(dst->shape.v + lx, y->shape.v, ly * sizeof y->shape.v[0]);
+  memset(dst->shape.e, 0, (lx + ly) * sizeof dst->shape.e[0]);
+  memcpy(dst->stride.v, x->stride.v, lx * sizeof x->stride.v[0]);
+  memcpy(dst->stride.v + lx, y->stride.v, ly * sizeof y->stride.v[0]);
+  memcpy(dst->stride.e, x->stride.e, lx * sizeof x->stride.e[0]);
+  memcpy(dst->stride.e + lx, y->stride.e, ly * sizeof y->stride.e[0]);
+  dst->shape.ntok = dst->stride.ntok = (uint8_t)(nx + ny + 2);
+  dst->shape.nleaf = dst->stride.nleaf = (uint8_t)(lx + ly);
+  memcpy(dst->stride.tok, dst->shape.tok, nx + ny + 2);
+  return 1;
+}
+
+/* (B, B*) for the element a of A, as divide1 makes it, for the one-pass
+ * divide below; any failure is for the general path to report. */
+static int with_rest(cute_layout *both, const cute_layout *A,
+                     const cute_span *a, const cute_layout *B)
+{
+  cute_layout rest;
+  int64_t n = 1;
+  int k;
+  for (k = a->leaf0; k < a->leaf1; k++)
+    if (cute_mul(n, A->shape.v[k], &n)) return 0;
+  /* A coordinate tiler's rest is divide1's coordinate_rest. */
+  return !cute_layout_has_basis(B) && !cute_tuple_check(&B->shape, NULL) &&
+         !cute_tuple_check(&B->stride, NULL) &&
+         !cute_complement(&rest, B, n, NULL) &&
+         !cute_coalesce(&rest, &rest, NULL) && pair(both, B, &rest);
+}
+
+/* The logical divide by a layout or a flat list of layouts in one pass:
+ * each divided mode is composed where it lies in A and emitted straight
+ * into the result, the rest of A copied after it; no mode of A is copied
+ * out and no intermediate result copied back.  0 when T is another tiler
+ * or a step fails: the general path (tiler_apply over divide1, the same
+ * steps) then decides and reports. */
+static int divide_flat(cute_layout *out, const cute_layout *A,
+                       const cute_tiler *T)
+{
+  cute_layout tmp, *r, both;
+  cute_span a;
+  char why[96];
+  int i, rank = cute_layout_rank(A);
+  /* Sum strides compose through stride.c, not composition.c's pass. */
+  if (cute_tuple_has_sum(&A->stride)) return 0;
+  if (cute_tiler_tok(T, 0) == 'L') {
+    a.tok0 = a.leaf0 = 0;
+    a.tok1 = A->shape.ntok;
+    a.leaf1 = A->shape.nleaf;
+    return with_rest(&both, A, &a, &T->mode[0]) &&
+           !cute_composition(out, A, &both, NULL);
+  }
+  if (!cute_tiler_is_flat(T) || T->n > rank) return 0;
+  r = cute_tiler_target(out, &tmp, A, T);
+  r->shape.tok[r->shape.ntok++] = '(';
+  for (i = 0; i < T->n; i++) {
+    cute_tuple_span(&A->shape, i, &a); /* i < rank: it exists */
+    if (!with_rest(&both, A, &a, &T->mode[i]) ||
+        cute_composition_append(r, A, &a, &both, why, sizeof why))
+      return 0;
+  }
+  if (cute_scratch_modes(r, A, T->n, rank, NULL) ||
+      cute_scratch_tok(r, ')', NULL) || cute_tuple_check(&r->shape, NULL))
+    return 0;
+  cute_tiler_done(out, r);
+  return 1;
+}
+
+/* The logical divide (in one pass where divide_flat can, when `fast`),
+ * then its arrangement `how` (-1: none). */
 static cute_status divide(cute_layout *out, const cute_layout *A,
                           const cute_tiler *T, int how, const char *op,
-                          cute_error *err)
+                          int fast, cute_error *err)
 {
   cute_layout D;
   cute_status st = cute_tiler_check(T, err);
-  if (st == CUTE_OK) st = cute_tiler_apply(&D, A, T, 1, divide1, err);
-  if (st == CUTE_OK)
-    st = how < 0 ? (cute_scratch_end(out, &D), CUTE_OK)
-                 : cute_tiler_arrange(out, &D, T, how, err);
+  if (st == CUTE_OK && !(fast && divide_flat(how < 0 ? out : &D, A, T))) {
+    st = cute_tiler_apply(&D, A, T, 1, divide1, err);
+    if (st == CUTE_OK && how < 0) cute_scratch_end(out, &D);
+  }
+  if (st == CUTE_OK && how >= 0)
+    st = cute_tiler_arrange(out, &D, T, how, err);
   return cute_tiler_context(err, st, op, A, T);
 }
 
 cute_status cute_logical_divide(cute_layout *out, const cute_layout *A,
                                 const cute_tiler *T, cute_error *err)
 {
-  return divide(out, A, T, -1, "logical_divide", err);
+  return divide(out, A, T, -1, "logical_divide", 1, err);
+}
+
+cute_status cute_logical_divide_general(cute_layout *out, const cute_layout *A,
+                                  const cute_tiler *T, cute_error *err)
+{
+  return divide(out, A, T, -1, "logical_divide", 0, err);
 }
 
 cute_status cute_zipped_divide(cute_layout *out, const cute_layout *A,
                                const cute_tiler *T, cute_error *err)
 {
-  return divide(out, A, T, CUTE_ZIPPED, "zipped_divide", err);
+  return divide(out, A, T, CUTE_ZIPPED, "zipped_divide", 1, err);
 }
 
 cute_status cute_tiled_divide(cute_layout *out, const cute_layout *A,
                               const cute_tiler *T, cute_error *err)
 {
-  return divide(out, A, T, CUTE_TILED, "tiled_divide", err);
+  return divide(out, A, T, CUTE_TILED, "tiled_divide", 1, err);
 }
 
 cute_status cute_flat_divide(cute_layout *out, const cute_layout *A,
                              const cute_tiler *T, cute_error *err)
 {
-  return divide(out, A, T, CUTE_FLAT, "flat_divide", err);
+  return divide(out, A, T, CUTE_FLAT, "flat_divide", 1, err);
 }

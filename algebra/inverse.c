@@ -67,11 +67,57 @@ static cute_status right_fn(cute_leaves *res, cute_leaves *sel,
   return CUTE_OK;
 }
 
-cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
-                               cute_error *err)
+/* cute_leaves_merge(x, 0) on an integral selection: neighbours merge when
+ * they continue each other in offset and in index. */
+static void merge_selection(cute_flat *x)
+{
+  int i, k = 0;
+  for (i = 0; i < x->n; i++) {
+    int64_t d, r, s;
+    if (k > 0 && !cute_mul(x->s[k - 1], x->d[k - 1], &d) && d == x->d[i] &&
+        !cute_mul(x->s[k - 1], x->r[k - 1], &r) && r == x->r[i] &&
+        !cute_mul(x->s[k - 1], x->s[i], &s)) {
+      x->s[k - 1] = s;
+      continue;
+    }
+    x->s[k] = x->s[i];
+    x->d[k] = x->d[i];
+    x->r[k++] = x->r[i];
+  }
+  x->n = k;
+}
+
+/* right_fn on an integral L in one pass (leaves.h). */
+static int right_integral(cute_layout *out, const cute_layout *L)
+{
+  cute_flat x, res;
+  int64_t next = 1;
+  int i;
+  if (!cute_flat_select(&x, L, 0, L->shape.nleaf)) return 0;
+  merge_selection(&x);
+  res.n = 0;
+  for (;;) {
+    for (i = 0; i < x.n && x.d[i] != next; i++) {}
+    if (i == x.n) break;
+    if (!cute_flat_put(&res, x.s[i], x.r[i], 0)) return 0;
+    if (cute_mul(x.s[i], x.d[i], &next)) break;
+  }
+  cute_flat_layout(out, &res);
+  return 1;
+}
+
+cute_status cute_right_inverse_general(cute_layout *out, const cute_layout *L,
+                                       cute_error *err)
 {
   return cute_leaves_apply(out, L, "right_inverse", right_fn, NULL,
                            CUTE_LEAVES_POSITIVE, err);
+}
+
+cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
+                               cute_error *err)
+{
+  if (right_integral(out, L)) return CUTE_OK;
+  return cute_right_inverse_general(out, L, err);
 }
 
 static cute_status left_fn(cute_leaves *res, cute_leaves *sel,
@@ -107,11 +153,42 @@ static cute_status left_fn(cute_leaves *res, cute_leaves *sel,
   return CUTE_OK;
 }
 
-cute_status cute_left_inverse(cute_layout *out, const cute_layout *L,
-                              cute_error *err)
+/* left_fn on an integral L in one pass (leaves.h). */
+static int left_integral(cute_layout *out, const cute_layout *L)
+{
+  cute_flat x, res;
+  int64_t end;
+  int i;
+  if (!cute_flat_select(&x, L, 0, L->shape.nleaf)) return 0;
+  cute_flat_sort(&x);
+  res.n = 0;
+  if (x.n > 0 && x.d[0] > 1 && !cute_flat_put(&res, x.d[0], 0, 0)) return 0;
+  for (i = 0; i < x.n; i++) {
+    int64_t radix = x.s[i];
+    if (i + 1 < x.n) {
+      if (cute_mul(x.s[i], x.d[i], &end) || end > x.d[i + 1] ||
+          x.d[i + 1] % x.d[i] != 0)
+        return 0;
+      radix = x.d[i + 1] / x.d[i];
+    }
+    if (!cute_flat_put(&res, radix, x.r[i], 0)) return 0;
+  }
+  cute_flat_layout(out, &res);
+  return 1;
+}
+
+cute_status cute_left_inverse_general(cute_layout *out, const cute_layout *L,
+                                      cute_error *err)
 {
   return cute_leaves_apply(out, L, "left_inverse", left_fn, NULL,
                            CUTE_LEAVES_POSITIVE, err);
+}
+
+cute_status cute_left_inverse(cute_layout *out, const cute_layout *L,
+                              cute_error *err)
+{
+  if (left_integral(out, L)) return CUTE_OK;
+  return cute_left_inverse_general(out, L, err);
 }
 
 /* ------------------------------------------------------ common vector -- */

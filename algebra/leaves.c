@@ -80,6 +80,31 @@ void cute_leaves_merge(cute_leaves *x, int keep_last)
   x->n = n;
 }
 
+/* Completes a flat result whose n >= 1 leaves were written into out's
+ * shape.v, stride.v and stride.e: tokens "x" or "(x...x)" on both tuples,
+ * written directly (n + 2 <= CUTE_MAX_TOKENS; the checked builder would
+ * re-walk the tokens for every leaf), plain-integer shape leaves. */
+static void flat_tokens(cute_layout *out, int n)
+{
+  int i, t = 0;
+  /* Both token strings written alike, none copied from the other (a
+   * read right after byte stores stalls on store forwarding). */
+  if (n > 1) {
+    out->shape.tok[t] = out->stride.tok[t] = '(';
+    t++;
+  }
+  for (i = 0; i < n; i++, t++) {
+    out->shape.tok[t] = out->stride.tok[t] = 'x';
+    out->shape.e[i] = 0;
+  }
+  if (n > 1) {
+    out->shape.tok[t] = out->stride.tok[t] = ')';
+    t++;
+  }
+  out->shape.ntok = out->stride.ntok = (uint8_t)t;
+  out->shape.nleaf = out->stride.nleaf = (uint8_t)n;
+}
+
 cute_status cute_leaves_layout(cute_layout *out, const cute_leaves *x,
                                cute_error *err)
 {
@@ -97,24 +122,8 @@ cute_status cute_leaves_layout(cute_layout *out, const cute_leaves *x,
     out->stride.v[i] = x->m[i].d;
     out->stride.e[i] = x->m[i].e;
   }
-  cute_leaves_flat_tokens(out, n);
+  flat_tokens(out, n);
   return CUTE_OK;
-}
-
-/* Written directly (n + 2 <= CUTE_MAX_TOKENS): the checked builder would
- * re-walk the tokens for every leaf. */
-void cute_leaves_flat_tokens(cute_layout *out, int n)
-{
-  int i, t = 0;
-  if (n > 1) out->shape.tok[t++] = '(';
-  for (i = 0; i < n; i++) {
-    out->shape.tok[t++] = 'x';
-    out->shape.e[i] = 0;
-  }
-  if (n > 1) out->shape.tok[t++] = ')';
-  out->shape.ntok = out->stride.ntok = (uint8_t)t;
-  out->shape.nleaf = out->stride.nleaf = (uint8_t)n;
-  for (i = 0; i < t; i++) out->stride.tok[i] = out->shape.tok[i];
 }
 
 /* Number of basis components of L's non-zero strides (0: integral). */
@@ -163,33 +172,6 @@ static cute_status apply_one(cute_layout *part, const cute_leaves *x,
   return st;
 }
 
-/* The common case in one pass: sel = the image-bearing leaves of an
- * integral L with their index strides (leaves_of, components and
- * select_leaves at once, without the copy of all leaves).  0 when L is
- * not that case -- a basis stride, an index stride past 64 bits, a
- * refused negative stride -- and the general path must decide and
- * report; it would select the same leaves. */
-static int select_integral(cute_leaves *sel, const cute_layout *L, int flags)
-{
-  int i, n = L->shape.nleaf;
-  int64_t r = 1;
-  sel->n = 0;
-  for (i = 0; i < n; i++) {
-    int64_t s = L->shape.v[i], d = L->stride.v[i];
-    if (d != 0 && L->stride.e[i] != 0) return 0;
-    if (s > 1 && d != 0) {
-      cute_leaf *m = &sel->m[sel->n++];
-      if (d < 0 && (flags & CUTE_LEAVES_POSITIVE)) return 0;
-      m->s = s;
-      m->d = d;
-      m->r = r;
-      m->e = 0;
-    }
-    if (i + 1 < n && cute_mul(r, s, &r)) return 0;
-  }
-  return 1;
-}
-
 cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
                               const char *op, cute_leaves_fn fn, void *ctx,
                               int flags, cute_error *err)
@@ -198,13 +180,6 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
   cute_layout part, r; /* r, not out: out may alias L */
   cute_status st;
   int c, ncomp = 0;
-  if (L->shape.nleaf <= CUTE_MAX_LEAVES && select_integral(&x, L, flags)) {
-    cute_leaves res; /* L was read into x: out may alias it */
-    if ((st = fn(&res, &x, 0, L, ctx, err))) return st;
-    if ((st = cute_leaves_layout(out, &res, err)))
-      cute_error_context(err, op, L, NULL); /* the result is too long */
-    return st;
-  }
   if ((st = leaves_of(&x, L, op, err)) ||
       (st = components(&x, &ncomp, op, L, err)))
     return st;
@@ -234,4 +209,76 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
   cute_tuple_copy(&out->shape, &r.shape);
   cute_tuple_copy(&out->stride, &r.stride);
   return CUTE_OK;
+}
+
+/* ------------------------------------------------- integral fast paths -- */
+
+int cute_flat_select(cute_flat *x, const cute_layout *L, int l0, int l1)
+{
+  int i, k = 0;
+  int64_t r = 1;
+  if (l1 > CUTE_MAX_LEAVES) return 0;
+  for (i = l0; i < l1; i++) {
+    int64_t s = L->shape.v[i], d = L->stride.v[i];
+    if (d != 0 && L->stride.e[i] != 0) return 0;
+    if (s > 1 && d != 0) {
+      if (d < 0) return 0;
+      x->s[k] = s;
+      x->d[k] = d;
+      x->r[k++] = r;
+    }
+    if (i + 1 < l1 && cute_mul(r, s, &r)) return 0;
+  }
+  x->n = k;
+  return 1;
+}
+
+void cute_flat_sort(cute_flat *x)
+{
+  int i, j;
+  for (i = 1; i < x->n; i++) {
+    int64_t s = x->s[i], d = x->d[i], r = x->r[i];
+    for (j = i; j > 0 && (d < x->d[j - 1] ||
+                          (d == x->d[j - 1] && s < x->s[j - 1])); j--) {
+      x->s[j] = x->s[j - 1];
+      x->d[j] = x->d[j - 1];
+      x->r[j] = x->r[j - 1];
+    }
+    x->s[j] = s;
+    x->d[j] = d;
+    x->r[j] = r;
+  }
+}
+
+int cute_flat_put(cute_flat *x, int64_t s, int64_t d, int last)
+{
+  int64_t t;
+  int k = x->n;
+  if (s == 1 && !last) return 1;
+  if (s != 1 && k > 0 && !cute_mul(x->s[k - 1], x->d[k - 1], &t) &&
+      t == d && !cute_mul(x->s[k - 1], s, &t)) {
+    x->s[k - 1] = t;
+    return 1;
+  }
+  if (k == CUTE_MAX_LEAVES) return 0;
+  x->s[k] = s;
+  x->d[k] = d;
+  x->n = k + 1;
+  return 1;
+}
+
+void cute_flat_layout(cute_layout *out, const cute_flat *x)
+{
+  int i;
+  if (x->n == 0) {
+    cute_tuple_int(&out->shape, 1);
+    cute_tuple_int(&out->stride, 0);
+    return;
+  }
+  for (i = 0; i < x->n; i++) {
+    out->shape.v[i] = x->s[i];
+    out->stride.v[i] = x->d[i];
+    out->stride.e[i] = 0;
+  }
+  flat_tokens(out, x->n);
 }

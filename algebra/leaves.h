@@ -41,11 +41,6 @@ void cute_leaves_merge(cute_leaves *x, int keep_last);
 cute_status cute_leaves_layout(cute_layout *out, const cute_leaves *x,
                                cute_error *err);
 
-/* Completes a flat result whose n >= 1 leaves were written straight into
- * out's shape.v, stride.v and stride.e (n <= CUTE_MAX_LEAVES): tokens "x"
- * or "(x...x)" on both tuples, plain-integer shape leaves. */
-void cute_leaves_flat_tokens(cute_layout *out, int n);
-
 /* An inversion or complement of one codomain component: res from the
  * selected leaves sel (all of basis e, s > 1, d != 0, in L's order),
  * which fn may reorder or merge in place (they are its own copy). */
@@ -71,7 +66,41 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
  * inputs: the public function is the fast path where it applies, else
  * this; both give the same result (spec/c/test_fast_paths.c checks it on
  * random inputs). */
+/* ---------------------------------------------------- integral fast paths */
+/* Complement and the inverses of an integral layout (no basis strides) in
+ * one pass each, over small arrays instead of the leaves structs above
+ * (copying those cost a third of their time).  Each returns 0 where it
+ * does not apply or the operation fails, and its caller then takes the
+ * general path, which decides and reports; out is written only on
+ * success (it may alias the operand). */
+typedef struct cute_flat {
+  int n;
+  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], r[CUTE_MAX_LEAVES];
+} cute_flat;
+
+/* The image-bearing leaves (s > 1, d != 0) among L's leaves [l0, l1), in
+ * order, with their index strides within [l0, l1); 0 when those are not
+ * integral, have a negative stride or an index stride past 64 bits. */
+int cute_flat_select(cute_flat *x, const cute_layout *L, int l0, int l1);
+/* Stable sort by (d, s): cute_leaves_sort's order. */
+void cute_flat_sort(cute_flat *x);
+/* Appends the mode s:d (r unused) as cute_leaves_merge(keep_last) leaves
+ * it: a size-1 mode vanishes unless `last`, a mode continuing its
+ * predecessor (d = s'*d') joins it.  0 when a new mode would pass
+ * CUTE_MAX_LEAVES (modes never vanish once there: the general path then
+ * fails the same way). */
+int cute_flat_put(cute_flat *x, int64_t s, int64_t d, int last);
+/* out = the flat layout of x's modes s:d, as cute_leaves_layout. */
+void cute_flat_layout(cute_layout *out, const cute_flat *x);
+
+/* complement(A restricted to its element a, cotarget). */
+int cute_complement_integral(cute_layout *out, const cute_layout *A,
+                             const cute_span *a, int64_t cotarget);
 cute_status cute_complement_general(cute_layout *out, const cute_layout *A,
                                     int64_t cotarget, cute_error *err);
+cute_status cute_right_inverse_general(cute_layout *out, const cute_layout *L,
+                                       cute_error *err);
+cute_status cute_left_inverse_general(cute_layout *out, const cute_layout *L,
+                                      cute_error *err);
 
 #endif

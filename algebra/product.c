@@ -11,6 +11,7 @@
  * exists where that cotarget's holes do not tile exactly, as in
  * (4,8):(20,2) x (3,2):(2,1) (paper 3.5.1).
  */
+#include "leaves.h"
 #include "tiling.h"
 
 static cute_status product1(cute_layout *out, const cute_layout *A,
@@ -27,41 +28,100 @@ static cute_status product1(cute_layout *out, const cute_layout *A,
   return cute_layout_concat(out, parts, 2, err);
 }
 
+/* Appends (A_a, A_a* o B) to the scratch r for the element a of A, as
+ * product1 makes it (its own group); 0 when a step fails or a limit
+ * would be passed: the general path then reports. */
+static int product_append(cute_layout *r, const cute_layout *A,
+                          const cute_span *a, const cute_layout *B)
+{
+  cute_layout star, grid;
+  if (cute_tuple_check(&B->shape, NULL) ||
+      cute_tuple_check(&B->stride, NULL) ||
+      !cute_complement_integral(&star, A, a, 0) ||
+      cute_composition(&grid, &star, B, NULL) ||
+      cute_scratch_tok(r, '(', NULL) || cute_scratch_span(r, A, a, NULL) ||
+      cute_scratch_whole(r, &grid, NULL) || cute_scratch_tok(r, ')', NULL))
+    return 0;
+  return 1; /* its depth: product_flat checks the whole result */
+}
+
+/* The logical product by a layout or a flat list of layouts in one pass
+ * (as divide_flat, divide.c): no mode of A copied out, no intermediate
+ * copied back; 0 when T is another tiler or a step fails. */
+static int product_flat(cute_layout *out, const cute_layout *A,
+                        const cute_tiler *T)
+{
+  cute_layout tmp, *r;
+  cute_span a;
+  int i, rank = cute_layout_rank(A), list = cute_tiler_tok(T, 0) == '<';
+  if (list ? !cute_tiler_is_flat(T) || T->n > rank
+           : cute_tiler_tok(T, 0) != 'L')
+    return 0;
+  r = cute_tiler_target(out, &tmp, A, T);
+  if (list) r->shape.tok[r->shape.ntok++] = '(';
+  for (i = 0; i < (list ? T->n : 1); i++) {
+    if (list) {
+      cute_tuple_span(&A->shape, i, &a); /* i < rank: it exists */
+    } else {
+      a.tok0 = a.leaf0 = 0;
+      a.tok1 = A->shape.ntok;
+      a.leaf1 = A->shape.nleaf;
+    }
+    if (!product_append(r, A, &a, &T->mode[i])) return 0;
+  }
+  if (list && (cute_scratch_modes(r, A, T->n, rank, NULL) ||
+               cute_scratch_tok(r, ')', NULL)))
+    return 0;
+  if (cute_tuple_check(&r->shape, NULL)) return 0;
+  cute_tiler_done(out, r);
+  return 1;
+}
+
+/* The logical product (in one pass where product_flat can, when `fast`),
+ * then its arrangement `how` (-1: none). */
 static cute_status product(cute_layout *out, const cute_layout *A,
                            const cute_tiler *T, int how, const char *op,
-                           cute_error *err)
+                           int fast, cute_error *err)
 {
   cute_layout P;
   cute_status st = cute_tiler_check(T, err);
-  if (st == CUTE_OK) st = cute_tiler_apply(&P, A, T, 1, product1, err);
-  if (st == CUTE_OK)
-    st = how < 0 ? (cute_scratch_end(out, &P), CUTE_OK)
-                 : cute_tiler_arrange(out, &P, T, how, err);
+  if (st == CUTE_OK && !(fast && product_flat(how < 0 ? out : &P, A, T))) {
+    st = cute_tiler_apply(&P, A, T, 1, product1, err);
+    if (st == CUTE_OK && how < 0) cute_scratch_end(out, &P);
+  }
+  if (st == CUTE_OK && how >= 0)
+    st = cute_tiler_arrange(out, &P, T, how, err);
   return cute_tiler_context(err, st, op, A, T);
 }
 
 cute_status cute_logical_product(cute_layout *out, const cute_layout *A,
                                  const cute_tiler *T, cute_error *err)
 {
-  return product(out, A, T, -1, "logical_product", err);
+  return product(out, A, T, -1, "logical_product", 1, err);
+}
+
+cute_status cute_logical_product_general(cute_layout *out, const cute_layout *A,
+                                  const cute_tiler *T, cute_error *err)
+{
+  return product(out, A, T, -1, "logical_product", 0, err);
 }
 
 cute_status cute_zipped_product(cute_layout *out, const cute_layout *A,
                                 const cute_tiler *T, cute_error *err)
 {
-  return product(out, A, T, CUTE_ZIPPED, "zipped_product", err);
+  return product(out, A, T, CUTE_ZIPPED, "zipped_product", 1, err);
 }
 
 cute_status cute_tiled_product(cute_layout *out, const cute_layout *A,
                                const cute_tiler *T, cute_error *err)
 {
-  return product(out, A, T, CUTE_TILED, "tiled_product", err);
+  return product(out, A, T, CUTE_TILED, "tiled_product", 1, err);
 }
 
 cute_status cute_flat_product(cute_layout *out, const cute_layout *A,
                               const cute_tiler *T, cute_error *err)
 {
-  return product(out, A, T, CUTE_FLAT, "flat_product", err);
+  return product(out, A, T, CUTE_FLAT, "flat_product", 1, err);
 }
 
 /* L with 1:0 modes appended up to rank r (CuTe's append<R>). */

@@ -62,6 +62,7 @@ cute_status cute_tiler_check(const cute_tiler *T, cute_error *err)
                      "CUTE_MAX_TILER (%d)", T->n, CUTE_MAX_TILER);
   if (T->ntok > CUTE_MAX_TILER_TOKENS)
     return malformed(err, "too many tokens");
+  if (T->ntok == 0) return CUTE_OK; /* <L...L>: well formed by its making */
   len = cute_tiler_len(T);
   for (p = 0; p < len; p++) {
     char c = cute_tiler_tok(T, p);
@@ -241,8 +242,30 @@ cute_status cute_tiler_arrange(cute_layout *out, const cute_layout *D,
 
 /* ---------------------------------------------------------- composition -- */
 
-/* Every element a layout, at depth 1: composition.c's one pass. */
-static int flat_layouts(const cute_tiler *T)
+cute_layout *cute_tiler_target(cute_layout *out, cute_layout *tmp,
+                               const cute_layout *A, const cute_tiler *T)
+{
+  int i;
+  cute_layout *r = out;
+  if (out == A) r = tmp;
+  for (i = 0; i < T->n; i++)
+    if (out == &T->mode[i]) r = tmp;
+  cute_scratch_start(r);
+  return r;
+}
+
+void cute_tiler_done(cute_layout *out, cute_layout *r)
+{
+  if (r != out) {
+    cute_scratch_end(out, r);
+    return;
+  }
+  memcpy(out->stride.tok, out->shape.tok, out->shape.ntok);
+  out->stride.ntok = out->shape.ntok;
+  out->stride.nleaf = out->shape.nleaf;
+}
+
+int cute_tiler_is_flat(const cute_tiler *T)
 {
   int p, len = cute_tiler_len(T);
   if (cute_tiler_tok(T, 0) != '<') return 0;
@@ -272,7 +295,7 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
 {
   cute_status st;
   if ((st = cute_tiler_check(T, err))) return st;
-  if (flat_layouts(T) && !any_sum(A, T))
+  if (cute_tiler_is_flat(T) && !any_sum(A, T))
     return cute_composition_flat(out, A, T, err);
   if (cute_tiler_tok(T, 0) == 'L') return cute_composition(out, A,
                                                            &T->mode[0], err);

@@ -44,9 +44,41 @@ cute_status cute_tiler_context(cute_error *err, cute_status st,
                                const char *op, const cute_layout *A,
                                const cute_tiler *T);
 
+/* Where a one-pass by-mode operation builds its result: in out itself,
+ * unless out is A or one of T's layouts (read while the result is
+ * written), else in tmp -- copying a result just written stalls on store
+ * forwarding.  So on an error out may be left half-made.  The result is
+ * started (cute_scratch_start) and completed by cute_tiler_done. */
+cute_layout *cute_tiler_target(cute_layout *out, cute_layout *tmp,
+                               const cute_layout *A, const cute_tiler *T);
+void cute_tiler_done(cute_layout *out, cute_layout *r);
+
+/* Is T a flat list of layouts (every element 'L', at depth 1)? */
+int cute_tiler_is_flat(const cute_tiler *T);
+
 /* composition.c's one-pass by-mode composition of a flat list of layouts
  * (every element 'L'), modes of A past it dropped. */
 cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
                                   const cute_tiler *T, cute_error *err);
+
+/* Appends (A restricted to its element a) o B to the scratch r as one
+ * element of an open group (one token reserved for its ')'): the step of
+ * the one-pass by-mode operations, which never copy a mode out of A.
+ * CUTE_OK; or the composition's status (why = ""; no message: the caller
+ * reports, by composing again with an error); or CUTE_ELIMIT with the
+ * reason in why when the result does not fit in r (tokens, leaves, depth
+ * one below CUTE_MAX_DEPTH). */
+cute_status cute_composition_append(cute_layout *r, const cute_layout *A,
+                                    const cute_span *a, const cute_layout *B,
+                                    char *why, size_t cap);
+
+/* The logical divide and product without their one-pass forms for flat
+ * tilers (divide.c, product.c): the same results, which
+ * spec/c/test_fast_paths.c checks on random inputs. */
+cute_status cute_logical_divide_general(cute_layout *out, const cute_layout *A,
+                                        const cute_tiler *T, cute_error *err);
+cute_status cute_logical_product_general(cute_layout *out,
+                                         const cute_layout *A,
+                                         const cute_tiler *T, cute_error *err);
 
 #endif

@@ -64,6 +64,7 @@ static const char *tuple_text(const cute_tuple *t, char *buf, size_t cap)
 static int basis_valid(int64_t v, cute_basis e)
 {
   int k, len = CUTE_BASIS_LEN(e);
+  if (e == 0) return 1; /* a plain integer: nearly every leaf */
   if (CUTE_BASIS_IS_SUM(e)) return cute_stride_sum_valid(v, e);
   if (len > CUTE_MAX_BASIS_DEPTH) return 0;
   for (k = 0; k < len; k++)
@@ -177,21 +178,23 @@ cute_status cute_tuple_make(cute_tuple *t, const cute_tuple *const *xs, int n,
 
 cute_status cute_tuple_check(const cute_tuple *t, cute_error *err)
 {
-  int i, d = 0, m = 0, n = 0;
+  int i, d = 0, m = 0, n = 0, bad = 0;
   if (t->ntok > CUTE_MAX_TOKENS || t->nleaf > CUTE_MAX_LEAVES)
     return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d tokens "
                      "(CUTE_MAX_TOKENS) or %d leaves (CUTE_MAX_LEAVES)",
                      CUTE_MAX_TOKENS, CUTE_MAX_LEAVES);
+  /* Without a branch per token (this check runs on every operand of the
+   * by-mode operations): a bad token, a depth below 0 or a second root
+   * (depth 0 before the last token) marks the string malformed. */
   for (i = 0; i < t->ntok; i++) {
     char c = t->tok[i];
-    if (c == '(') { if (++d > m) m = d; }
-    else if (c == ')') d--;
-    else if (c == 'x') n++;
-    else d = -1;
-    /* Exactly one root: nothing may follow the point where depth is 0. */
-    if (d < 0 || (d == 0 && i != t->ntok - 1)) break;
+    d += (c == '(') - (c == ')');
+    n += c == 'x';
+    bad |= (c != '(' && c != ')' && c != 'x') | (d < 0) |
+           (d == 0 && i != t->ntok - 1);
+    m = d > m ? d : m;
   }
-  if (t->ntok == 0 || i != t->ntok || d != 0 || n != t->nleaf)
+  if (t->ntok == 0 || bad || d != 0 || n != t->nleaf)
     return cute_fail(err, CUTE_EINVAL, "tuple: malformed token string");
   if (m > CUTE_MAX_DEPTH)
     return cute_fail(err, CUTE_ELIMIT, "tuple: depth above %d "

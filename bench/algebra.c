@@ -42,10 +42,15 @@ void *__wrap_realloc(void *p, size_t n) { bench_allocs++; return __real_realloc(
 
 /* --------------------------------------------------------------- cases -- */
 /* One input: `a` (a layout), `b` (a layout or a by-mode tiler "<...>", for
- * composition), `cotarget` (for complement; 0 = minimal complement). */
+ * composition), `cotarget` (for complement; 0 = minimal complement).
+ * `cute_ns`, where known, is CuTe C++'s time for the same case with
+ * run-time integers (static strides where dynamic ones do not compile),
+ * measured on the development machine in one process with cutelua's C
+ * API (bench/RESULTS.md): -v prints it and the ratio beside the case. */
 typedef struct bench_case {
   const char *a, *b;
   int64_t cotarget;
+  double cute_ns;
   cute_layout A, B;
   cute_tiler T;
   int tiler;
@@ -112,14 +117,15 @@ static bench_case left_inverse_cases[] = {
 };
 static bench_case complement_cases[] = {
   BENCH_LAYOUTS(BENCH_UNARY)
-  {.a = "4:2", .cotarget = 24},                      /* CuTe C++: 1.8 ns  */
-  {.a = "(4,8):(1,8)", .cotarget = 256},             /* CuTe C++: 3.5 ns  */
+  {.a = "4:2", .cotarget = 24, .cute_ns = 1.8},
+  {.a = "(4,8):(1,8)", .cotarget = 256, .cute_ns = 3.5},   /* static */
   {.a = "(4,8):(1,16)", .cotarget = 1024},
   {.a = "(2,2):(1,6)", .cotarget = 48},
 };
 #define BENCH_PAIR(x, y) {.a = x, .b = y},
+#define BENCH_CUTE(x, y, ns) {.a = x, .b = y, .cute_ns = ns},
 static bench_case composition_cases[] = {
-  BENCH_PAIR("(6,2):(8,2)", "(4,3):(3,1)")       /* CuTe's algebra docs */
+  BENCH_CUTE("(6,2):(8,2)", "(4,3):(3,1)", 10.6) /* CuTe's algebra docs */
   BENCH_PAIR("20:2", "(5,4):(4,1)")
   BENCH_PAIR("(10,2):(16,4)", "(5,4):(1,5)")
   BENCH_PAIR("((2,2),(4,2)):((1,8),(2,16))", "(4,4):(1,4)")
@@ -129,18 +135,18 @@ static bench_case composition_cases[] = {
   BENCH_PAIR("(128,64):(64,1)", "<(4,8):(1,16),(2,8):(1,2)>")
   BENCH_PAIR("(4,6,8):(1,4,24)", "<2:2,3:1,(2,2):(1,4)>")
   /* the cases CuTe C++ was timed on (bench/RESULTS.md) */
-  BENCH_PAIR("(64,32):(1,64)", "(4,8):(2,128)")
-  BENCH_PAIR("((2,2),(4,2)):((1,8),(2,16))", "((2,4),4):((16,1),4)")
-  BENCH_PAIR("(12,(4,8)):(59,(13,1))", "<3:4,8:2>")
+  BENCH_CUTE("(64,32):(1,64)", "(4,8):(2,128)", 10.6)
+  BENCH_CUTE("((2,2),(4,2)):((1,8),(2,16))", "((2,4),4):((16,1),4)", 68.2)
+  BENCH_CUTE("(12,(4,8)):(59,(13,1))", "<3:4,8:2>", 5.3)
 };
 static bench_case divide_cases[] = {
-  BENCH_PAIR("(128,128):(1,128)", "<16:1,4:1>")       /* CuTe C++: 3.5 ns */
+  BENCH_CUTE("(128,128):(1,128)", "<16:1,4:1>", 3.5)
   BENCH_PAIR("(8,16):(20,1)", "<4:1,8:2>")            /* paper 3.5.2      */
   BENCH_PAIR("(4,2,3):(2,1,8)", "4:2")
   BENCH_PAIR("(128,64):(64,1)", "<32:1,16:1>")
 };
 static bench_case product_cases[] = {
-  BENCH_PAIR("(3,4):(4,1)", "(2,5):(1,2)")            /* CuTe C++: 7.2 ns */
+  BENCH_CUTE("(3,4):(4,1)", "(2,5):(1,2)", 7.2)     /* static strides */
   BENCH_PAIR("(4,8):(20,2)", "(3,2):(2,1)")           /* paper 3.5.1      */
   BENCH_PAIR("(2,3):(1,2)", "<2:1,4:1>")
   BENCH_PAIR("(4,8):(1,4)", "(2,2):(1,2)")
@@ -310,7 +316,11 @@ int main(int argc, char **argv) {
       const bench_case *c = &op->cases[timers[k].first];
       double one = timer_median(&timers[k]);
       if (one > worst) worst = one;
-      if (verbose)
+      if (verbose && c->cute_ns > 0)
+        printf("  %-16s %-30s %-28s %8.1f ns  (CuTe C++ %.1f ns: %.1fx)\n",
+               op->name, c->a, c->b ? c->b : "", one, c->cute_ns,
+               one / c->cute_ns);
+      else if (verbose)
         printf("  %-16s %-30s %-28s %8.1f ns\n", op->name, c->a, c->b ? c->b : "", one);
     }
     print_row(op, mix, worst);

@@ -7,6 +7,7 @@
  */
 #include "testlib.h"
 #include "leaves.h"
+#include "tiling.h"
 
 #include <string.h>
 
@@ -60,11 +61,105 @@ static void complement(test_rng *r, int t)
   same("complement (aliased)", &A, M, s1, &X, s2, &R2);
 }
 
+typedef cute_status (*unary_fn)(cute_layout *out, const cute_layout *L,
+                                cute_error *err);
+
+static void unary(test_rng *r, int t, const char *op, unary_fn fast,
+                  unary_fn general)
+{
+  cute_layout A = random_layout(r, t), R1, R2, X;
+  cute_error e;
+  cute_status s1 = fast(&R1, &A, &e), s2 = general(&R2, &A, &e);
+  same(op, &A, 0, s1, &R1, s2, &R2);
+  X = A;
+  s1 = fast(&X, &X, &e);
+  same(op, &A, 0, s1, &X, s2, &R2);
+}
+
+/* A tiler for A: one layout (tok "L"), `_`, a flat list of up to rank(A)
+ * layouts (ntok 0), or a list with `_` or a nested list in it (which the
+ * one-pass forms leave to the general path); its layouts small injective
+ * ones that often divide A's modes, sometimes any layout (divisibility
+ * failures, stride-0 modes). */
+static void random_tiler(test_rng *r, cute_tiler *T, const cute_layout *A)
+{
+  static const char *const shapes[] = {"L", "_", "<L_>", "<_L>", "<<L>L>"};
+  int i, rank = cute_layout_rank(A), pick = (int)rng_range(r, 0, 9);
+  if (pick < 5) {
+    T->ntok = (uint8_t)strlen(shapes[pick]);
+    memcpy(T->tok, shapes[pick], T->ntok);
+    for (T->n = 0, i = 0; i < T->ntok; i++) T->n += T->tok[i] == 'L';
+  } else {
+    T->ntok = 0;
+    T->n = (int)rng_range(r, 1, rank < 3 ? rank : 3);
+  }
+  for (i = 0; i < T->n; i++) {
+    cute_layout *B = &T->mode[i];
+    int k;
+    *B = rng_range(r, 0, 3) == 0 ? rng_layout(r, 2, 3, 4, 16)
+                                  : rng_injective_layout(r, 2, 3, 16);
+    if (rng_range(r, 0, 7) == 0) /* a coordinate tiler */
+      for (k = 0; k < B->stride.nleaf; k++)
+        if (B->stride.v[k] != 0)
+          B->stride.e[k] = CUTE_BASIS1(rng_range(r, 0, 1));
+  }
+}
+
+/* A sum stride in A (stride.c's compositions), now and then. */
+static cute_layout with_sum(test_rng *r, cute_layout A)
+{
+  static const char *const sums[] = {"(4,8):(1@0+1@1,2@1)",
+                                     "((2,2),4):((1@0,1@1),1@0+2@1)",
+                                     "(8,8):(9,1)", "(4,2,3):(2,1,8)"};
+  return rng_range(r, 0, 9) == 0 ? L(sums[rng_range(r, 0, 3)]) : A;
+}
+
+typedef cute_status (*tiler_fn)(cute_layout *out, const cute_layout *A,
+                                const cute_tiler *T, cute_error *err);
+
+static void by_tiler(test_rng *r, int t, const char *op, tiler_fn fast,
+                     tiler_fn general, int *ok)
+{
+  static cute_tiler T; /* 31 KB: not on the stack */
+  cute_layout A = with_sum(r, random_layout(r, t)), R1, R2, X;
+  cute_error e;
+  cute_status s1, s2;
+  random_tiler(r, &T, &A);
+  s1 = fast(&R1, &A, &T, &e);
+  s2 = general(&R2, &A, &T, &e);
+  same(op, &A, T.n, s1, &R1, s2, &R2);
+  *ok += s2 == CUTE_OK;
+  X = A;
+  s1 = fast(&X, &X, &T, &e);
+  same(op, &A, T.n, s1, &X, s2, &R2);
+  if (T.n > 0) { /* out aliasing a layout of the tiler */
+    X = T.mode[0];
+    s1 = fast(&T.mode[0], &A, &T, &e);
+    same(op, &A, T.n, s1, &T.mode[0], s2, &R2);
+    T.mode[0] = X;
+  }
+}
+
 int main(void)
 {
   test_rng r;
-  int t;
+  int t, divided = 0, multiplied = 0;
   rng_seed(&r, 14);
-  for (t = 0; t < 20000; t++) complement(&r, t);
+  for (t = 0; t < 20000; t++) {
+    complement(&r, t);
+    unary(&r, t, "right_inverse", cute_right_inverse,
+          cute_right_inverse_general);
+    unary(&r, t, "left_inverse", cute_left_inverse,
+          cute_left_inverse_general);
+  }
+  for (t = 0; t < 10000; t++) {
+    by_tiler(&r, t, "logical_divide", cute_logical_divide,
+             cute_logical_divide_general, &divided);
+    by_tiler(&r, t, "logical_product", cute_logical_product,
+             cute_logical_product_general, &multiplied);
+  }
+  /* Enough of them succeed for the comparison to mean something. */
+  CHECK(divided > 2000 && multiplied > 2000, "%d divides, %d products "
+        "succeeded", divided, multiplied);
   return test_finish();
 }
