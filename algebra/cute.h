@@ -490,9 +490,12 @@ cute_status cute_layout_flat_coord(cute_tuple *c, const cute_layout *t,
  *   complement((4,8):(1,9)) = (2,1):(4,72),  complement((4,8):(1,5)) = 1:40
  * With a cotarget a hole must be a whole number of steps, else
  * CUTE_EDIVISIBILITY.  Overlapping modes: CUTE_ENONINJECTIVE; a negative
- * stride: CUTE_EINVAL.  Coordinate layouts get a per-basis complement
- * (Table 7's e-rows); a cotarget > 0 with a coordinate layout is
- * CUTE_ECODOMAIN.
+ * stride: CUTE_EINVAL.  Coordinate layouts get a complement per
+ * component of the codomain, nested paths a@i@j included, the result
+ * weakly congruent with it (Table 7's e-rows): complement((4,2):(1@0,
+ * 2@1@1)) = (1,(1,(2,1))):(4@0,(1@0@1,(1@1@1,4@1@1))); a cotarget > 0
+ * with a coordinate layout, or a sum stride (it spans several
+ * components), is CUTE_ECODOMAIN.
  * @post out is strictly increasing; its image (on its extended domain)
  *       and A's (on A's domain) share only offset 0; with cotarget > 0
  *       the offsets of (A, out) cover [0, cotarget). */
@@ -508,7 +511,8 @@ cute_status cute_complement(cute_layout *out, const cute_layout *A,
  * Left inverse (3.4.3): L(Linv(L(k))) = L(k) on the image, holes filled by
  * stride-0 modes: left_inverse((4,8):(1,5)) = (5,8):(1,4).
  * @post L(out(L(i))) = L(i) for every index i of L.
- * Coordinate layouts are inverted per basis component. */
+ * Coordinate layouts are inverted per component of the codomain (nested
+ * paths included, as the complement); a sum stride is CUTE_ECODOMAIN. */
 cute_status cute_right_inverse(cute_layout *out, const cute_layout *L,
                                cute_error *err);
 cute_status cute_left_inverse(cute_layout *out, const cute_layout *L,

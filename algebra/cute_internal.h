@@ -108,6 +108,11 @@ int cute_stride_continues(int64_t s0, int64_t d0, cute_basis e0, int64_t d1,
 /* CuTe's text of s: "5", "2@1", "1@0+1@1", "1@0-2@1" (text_print.c,
  * which prints sum leaves with it); snprintf-like. */
 size_t cute_stride_print(const cute_stride *s, char *buf, size_t cap);
+/* Does the basis path e start with the first len indices of prefix?
+ * (A sum is under no path.) */
+int cute_basis_under(cute_basis e, cute_basis prefix, int len);
+/* The path prefix (of length len) extended by index i. */
+cute_basis cute_basis_child(cute_basis prefix, int len, int i);
 /* Does any leaf of t pack a sum? */
 int cute_tuple_has_sum(const cute_tuple *t);
 

@@ -202,15 +202,6 @@ cute_status cute_layout_eval_index(const cute_layout *L, int64_t index,
 /* One scaled-basis contribution: amount a along basis path e. */
 typedef struct basis_term { cute_basis e; int64_t a; } basis_term;
 
-static int has_prefix(cute_basis e, cute_basis prefix, int len)
-{
-  int k;
-  if (CUTE_BASIS_LEN(e) < len) return 0;
-  for (k = 0; k < len; k++)
-    if (CUTE_BASIS_AT(e, k) != CUTE_BASIS_AT(prefix, k)) return 0;
-  return 1;
-}
-
 /* Appends to `out` the value at basis path `prefix` (length len): a leaf
  * summing the terms whose path is exactly prefix, a group over the next
  * index when longer paths extend it, 0 when none does. */
@@ -221,7 +212,7 @@ static cute_status build_value(cute_tuple *out, const basis_term *t, int n,
   int64_t sum = 0;
   cute_status st;
   for (k = 0; k < n; k++) {
-    if (!has_prefix(t[k].e, prefix, len)) continue;
+    if (!cute_basis_under(t[k].e, prefix, len)) continue;
     if (CUTE_BASIS_LEN(t[k].e) == len) {
       exact = 1;
       if (cute_add(sum, t[k].a, &sum))
@@ -236,8 +227,7 @@ static cute_status build_value(cute_tuple *out, const basis_term *t, int n,
   if (width == 0) return cute_tuple_leaf(out, sum, 0, err);
   if ((st = cute_tuple_open(out, err))) return st;
   for (k = 0; k < width; k++) {
-    cute_basis sub = (prefix & ~(cute_basis)0xffu) | (cute_basis)(len + 1) |
-                     ((cute_basis)k << (8 * (len + 1)));
+    cute_basis sub = cute_basis_child(prefix, len, k);
     if ((st = build_value(out, t, n, sub, len + 1, err))) return st;
   }
   return cute_tuple_close(out, err);

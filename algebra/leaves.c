@@ -126,7 +126,7 @@ cute_status cute_leaves_layout(cute_layout *out, const cute_leaves *x,
   return CUTE_OK;
 }
 
-/* Number of basis components of L's non-zero strides (0: integral). */
+/* Whether L's non-zero strides are bases (0: integral), checked. */
 static cute_status components(const cute_leaves *x, int *ncomp, const char *op,
                               const cute_layout *L, cute_error *err)
 {
@@ -140,10 +140,7 @@ static cute_status components(const cute_leaves *x, int *ncomp, const char *op,
                           "a sum stride (a@i+b@j) spans several codomain "
                           "components; %s is taken per component, each "
                           "stride along one basis", op);
-    if (CUTE_BASIS_LEN(e) != 1)
-      return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
-                          "nested basis strides (a@i@j) are not supported");
-    if (CUTE_BASIS_AT(e, 0) + 1 > n) n = CUTE_BASIS_AT(e, 0) + 1;
+    n = 1;
   }
   if (ints && n > 0)
     return cute_fail_op(err, CUTE_ECODOMAIN, op, L, NULL,
@@ -172,14 +169,61 @@ static cute_status apply_one(cute_layout *part, const cute_leaves *x,
   return st;
 }
 
+/* Appends to r the result for the codomain components under the basis
+ * path prefix (length len): fn of the component prefix itself when a
+ * stride names it or none lies below it, else a group over the next
+ * index -- so the result is weakly congruent with the codomain, nested
+ * strides (a@i@j) included:
+ *   complement((4,2):(1@0,2@1@1)) = (1,(1,(2,1))):(4@0,(1@0@1,(1@1@1,4@1@1)))
+ * Errors of fn come back positive; those of building r (a result past the
+ * limits, not yet prefixed) negated. */
+static int by_path(cute_layout *r, const cute_leaves *x, cute_basis prefix,
+                   int len, const cute_layout *L, const char *op,
+                   cute_leaves_fn fn, void *ctx, int flags, cute_error *err)
+{
+  cute_layout part;
+  int i, rc, exact = 0, width = 0;
+  cute_status st;
+  for (i = 0; i < x->n; i++) {
+    cute_basis e = x->m[i].e;
+    if (x->m[i].d == 0 || !cute_basis_under(e, prefix, len)) continue;
+    if (CUTE_BASIS_LEN(e) == len) exact = 1;
+    else if (CUTE_BASIS_AT(e, len) + 1 > width)
+      width = CUTE_BASIS_AT(e, len) + 1;
+  }
+  if (exact && width)
+    return (int)cute_fail_op(err, CUTE_ECODOMAIN, op, L, NULL,
+                        "a basis path is used both as a coordinate and as "
+                        "a group of coordinates");
+  if (len > 0 && width == 0) {
+    if ((st = apply_one(&part, x, prefix, L, op, fn, ctx, flags, err)))
+      return (int)st;
+    if ((st = cute_tuple_push(&r->shape, &part.shape, err)) ||
+        (st = cute_tuple_push(&r->stride, &part.stride, err)))
+      return -(int)st;
+    return CUTE_OK;
+  }
+  if ((st = cute_tuple_open(&r->shape, err)) ||
+      (st = cute_tuple_open(&r->stride, err)))
+    return -(int)st;
+  for (i = 0; i < width; i++)
+    if ((rc = by_path(r, x, cute_basis_child(prefix, len, i), len + 1, L, op,
+                      fn, ctx, flags, err)))
+      return rc;
+  if ((st = cute_tuple_close(&r->shape, err)) ||
+      (st = cute_tuple_close(&r->stride, err)))
+    return -(int)st;
+  return CUTE_OK;
+}
+
 cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
                               const char *op, cute_leaves_fn fn, void *ctx,
                               int flags, cute_error *err)
 {
   cute_leaves x;
-  cute_layout part, r; /* r, not out: out may alias L */
+  cute_layout r; /* r, not out: out may alias L */
   cute_status st;
-  int c, ncomp = 0;
+  int ncomp = 0, rc;
   if ((st = leaves_of(&x, L, op, err)) ||
       (st = components(&x, &ncomp, op, L, err)))
     return st;
@@ -190,21 +234,11 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
   }
   cute_tuple_clear(&r.shape);
   cute_tuple_clear(&r.stride);
-  if ((st = cute_tuple_open(&r.shape, err)) ||
-      (st = cute_tuple_open(&r.stride, err)))
-    return st;
-  for (c = 0; c < ncomp; c++) {
-    if ((st = apply_one(&part, &x, CUTE_BASIS1(c), L, op, fn, ctx, flags,
-                        err)))
-      return st;
-    if ((st = cute_tuple_push(&r.shape, &part.shape, err)) ||
-        (st = cute_tuple_push(&r.stride, &part.stride, err)))
-      break;
-  }
-  if (st || (st = cute_tuple_close(&r.shape, err)) ||
-      (st = cute_tuple_close(&r.stride, err))) {
-    cute_error_context(err, op, L, NULL); /* the result is too long */
-    return st;
+  if ((rc = by_path(&r, &x, 0, 0, L, op, fn, ctx, flags, err)) > 0)
+    return (cute_status)rc;
+  if (rc < 0) { /* the result is too long */
+    cute_error_context(err, op, L, NULL);
+    return (cute_status)-rc;
   }
   cute_tuple_copy(&out->shape, &r.shape);
   cute_tuple_copy(&out->stride, &r.stride);

@@ -179,6 +179,21 @@ int cute_stride_continues(int64_t s0, int64_t d0, cute_basis e0, int64_t d1,
   return v == d1 && e == e1;
 }
 
+int cute_basis_under(cute_basis e, cute_basis prefix, int len)
+{
+  int k;
+  if (CUTE_BASIS_IS_SUM(e) || CUTE_BASIS_LEN(e) < len) return 0;
+  for (k = 0; k < len; k++)
+    if (CUTE_BASIS_AT(e, k) != CUTE_BASIS_AT(prefix, k)) return 0;
+  return 1;
+}
+
+cute_basis cute_basis_child(cute_basis prefix, int len, int i)
+{
+  return (prefix & ~(cute_basis)0xffu) | (cute_basis)(len + 1) |
+         ((cute_basis)i << (8 * (len + 1)));
+}
+
 int cute_tuple_has_sum(const cute_tuple *t)
 {
   int k;

@@ -245,7 +245,7 @@ shot("swizzle_chunks.svg", "swizzle_chunks.png", sw_smem,
       local o = sw_smem(rc[1], rc[2])
       local chunk = (o * 2 // 16) % 8
       local x, y = at(g, p, rc[1], rc[2], 2)
-      c[#c + 1] = is(x, y, palette.thread(chunk),
+      c[#c + 1] = is(x, y, palette.chunk(chunk),
         ("(%d,%d) offset %d is in chunk %d"):format(rc[1], rc[2], o, chunk))
     end
     return c

@@ -49,6 +49,8 @@ static void table7(void)
    * 1:8@1, as the next row's component 1 (4:1@1, 2:12@1) confirms. */
   row("(4,8):(1@0,1@1)", 0, "(1,1):(4@0,8@1)");
   row("(4,(4,2)):(1@1,(1@0,12@1))", 0, "(1,(3,1)):(4@0,(4@1,24@1))");
+  /* nested paths: one component per leaf of the codomain's profile */
+  row("(4,2):(1@0,2@1@1)", 0, "(1,(1,(2,1))):(4@0,(1@0@1,(1@1@1,4@1@1)))");
   /* A component with no modes still gets its (trivial) rest mode. */
   row("4:1@1", 0, "(1,1):(1@0,4@1)");
   row("(2,3):(0@0,1@1)", 0, "(1,1):(1@0,3@1)");
@@ -88,7 +90,8 @@ static void errors(void)
   row("(4,1):(1,-3)", 0, "1:4");
   fails("(4,8):(1@0,1@1)", 32, CUTE_ECODOMAIN, "cotarget");
   fails("(4,8):(1,1@1)", 0, CUTE_ECODOMAIN, "mix");
-  fails("(4,8):(1@0@1,1@1)", 0, CUTE_EINVAL, "nested");
+  fails("(4,8):(1@0@1,1@1)", 0, CUTE_ECODOMAIN, "both as a coordinate");
+  fails("(4,8):(1@0+1@1,1@1)", 0, CUTE_ECODOMAIN, "sum stride");
   /* 2^62 + 2^62 once overflowed (UB) before the checked s*d caught it;
    * c.ubsan.test_complement aborts on such UB. */
   fails("(2,4611686018427387904):(4611686018427387904,1)", 0, CUTE_EOVERFLOW,

@@ -43,6 +43,8 @@ static void table5(void)
   row("((2,2),(2,4)):((0,2),(0,4))", "1:0");
   row("(4,8):(1@0,1@1)", "(4,8):(1,4)");
   row("(4,(4,2)):(1@1,(1@0,6@1))", "(4,4):(4,1)");
+  /* nested paths: ((0,j),k) -> j + 4k, one component per profile leaf */
+  row("(4,8):(1@1@0,1@1)", "((1,4),8):((0,1),4)");
 }
 
 static void more(void)
@@ -67,7 +69,8 @@ static void more(void)
 static void errors(void)
 {
   fails("(4,8):(1,1@1)", CUTE_ECODOMAIN, "mix");
-  fails("(4,8):(1@1@0,1@1)", CUTE_EINVAL, "nested");
+  fails("(4,8):(1@0,1@0@0)", CUTE_ECODOMAIN, "both as a coordinate");
+  fails("(4,8):(1@0+1@1,1@1)", CUTE_ECODOMAIN, "sum stride");
 }
 
 /* Negative strides: refused, as left_inverse and complement refuse them.

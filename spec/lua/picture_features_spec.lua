@@ -92,6 +92,14 @@ describe("TV pictures", function()
       assert.equal(palette.thread(t), palette.thread(t + 32))
       assert.equal("#000000", palette.ink(palette.thread(t)))
     end
+    -- the 8 chunks of 16 bytes: neighbours as far apart, all distinct
+    for c = 0, 7 do
+      local a, b = palette.chunk(c), palette.chunk((c + 1) % 8)
+      assert.is_true(distance(a, b) >= 30, ("chunks %d, %d"):format(c, c + 1))
+      for u = c + 1, 7 do
+        assert.are_not.equal(palette.chunk(c), palette.chunk(u))
+      end
+    end
   end)
 
   it("is the one palette of SVG, HTML and TikZ", function()
@@ -136,7 +144,7 @@ describe("layouts coloured by bank or chunk", function()
           local cell = mb.panels[1].cells[r * 64 + c + 1]
           assert.equal((o * bytes // 4) % 32, cell.b)
           assert.equal(palette.bank((o * bytes // 4) % 32), cell.fill)
-          assert.equal(palette.thread((o * bytes // 16) % 8),
+          assert.equal(palette.chunk((o * bytes // 16) % 8),
                        mc.panels[1].cells[r * 64 + c + 1].fill)
         end
       end

@@ -71,7 +71,7 @@ local function offset_fill(o, opts)
     local b = (o * bytes // 4) % 32
     return palette.bank(b), b
   elseif opts.color == "chunk" then
-    return palette.thread((o * bytes // 16) % 8)
+    return palette.chunk(o * bytes // 16 % 8)
   end
   return palette.offset(o)
 end
@@ -85,7 +85,7 @@ local function color_legend(opts)
   elseif opts.color == "chunk" then
     local items = { title = ("16-byte chunk ((offset * %d bytes / 16) mod 8)")
       :format(opts.bytes or 2) }
-    for c = 0, 7 do items[c + 1] = { fill = palette.thread(c), text = c } end
+    for c = 0, 7 do items[c + 1] = { fill = palette.chunk(c), text = c } end
     return items
   end
 end

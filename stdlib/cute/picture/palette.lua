@@ -43,6 +43,12 @@ end
 M.warp_line = "#202020"     -- boundary between two warps' cells
 M.group_line = "#000000"    -- boundary between two warp groups' cells
 
+--- 16-byte chunk c's fill (0..7): 8 hues 3/8 of the circle apart, so
+-- that neighbouring chunks differ strongly.
+function M.chunk(c)
+  return M.hsl((c % 8) * 3 % 8 / 8, 0.75, 0.72)
+end
+
 --- Bank b's fill (0..31).
 function M.bank(b)
   return M.hsl(b / 32, 0.45, 0.8)

@@ -48,8 +48,13 @@ function M.geometry(model, opts)
     g.height = g.height + TITLE_LINE
       + math.ceil(#model.legend / g.per_row) * (LEGEND + 4) + pad
   end
+  -- 13 px DejaVu Sans Mono: 7.83 px a character
   for _, line in ipairs(model.title) do
-    g.width = math.max(g.width, 2 * pad + math.ceil(#line * 7.3))
+    g.width = math.max(g.width, 2 * pad + math.ceil(#line * 7.9))
+  end
+  if model.legend then
+    g.width = math.max(g.width, 2 * pad
+      + math.ceil(#(model.legend.title or "legend") * 7.9))
   end
   function g.at(r, c)
     return pad + (c - c0) * s, top + (r - r0) * s
