@@ -155,7 +155,9 @@ int cutelua_compose_op(lua_State *L)
  * positive rather than silently mean something else. */
 static int l_complement(lua_State *L)
 {
-  cute_layout *A = cutelua_checklayout(L, 1), *u;
+  /* of a composed layout: its layout's (CuTe's complement of layout_b) */
+  cute_composed *C = cutelua_testcomposed(L, 1);
+  cute_layout *A = C ? &C->layout : cutelua_checklayout(L, 1), *u;
   cute_tuple shape;
   cute_error err;
   int64_t m = 0;

@@ -93,6 +93,11 @@ void *cutelua_testclass(lua_State *L, int idx, int cls)
 void *cutelua_checkclass(lua_State *L, int idx, int cls)
 {
   void *p = cutelua_testclass(L, idx, cls);
+  if (p == NULL && cls == CUTELUA_CLASS_LAYOUT &&
+      cutelua_testclass(L, idx, CUTELUA_CLASS_COMPOSED))
+    luaL_argerror(L, idx, "cute.Layout expected, got cute.ComposedLayout: "
+                  "the operation reads the layout's strides, which the "
+                  "swizzle does not preserve (C:layout() is the layout)");
   if (p == NULL) luaL_typeerror(L, idx, class_names[cls - 1]);
   return p;
 }

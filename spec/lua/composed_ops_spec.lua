@@ -198,5 +198,19 @@ describe("operations on a composed layout", function()
     assert.error_matches(function()
       cute.logical_divide(cute.swizzle(3, 4, 3), {2})
     end, "cute.Layout expected, got cute.Swizzle", 1, true)
+    assert.error_matches(function() cute.upcast(C, 2) end,
+      "got cute.ComposedLayout: the operation reads the layout's strides", 1, true)
+  end)
+
+  it("complements the layout of a composed layout, as CuTe", function()
+    local g = R.new(31)
+    for _i = 1, 200 do
+      local A = g:injective(1)
+      local D = cute.composed(random_swizzle(g), g:int(0, 9), A)
+      R.eq(tostring(cute.complement(D)), tostring(cute.complement(A)), "%s", tostring(D))
+      local m = cute.cosize(A) * g:int(1, 3)
+      R.eq(tostring(cute.complement(D, m)), tostring(cute.complement(A, m)),
+           "complement(%s, %d)", tostring(D), m)
+    end
   end)
 end)
