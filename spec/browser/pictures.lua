@@ -219,37 +219,29 @@ shot("warps.svg", "warps.png", big, {}, nil, function(g, m)
   return c
 end)
 
--- 6. A swizzled shared-memory tile coloured by bank: Sw<3,4,3> over 8 rows
--- of 64 f16; each cell in the colour of its offset's bank.
-local sw_smem = cute.layout "Sw<3,4,3> o 0 o (8,64):(64,1)"
-shot("swizzle_banks.svg", "swizzle_banks.png", sw_smem,
-  { color = "bank", bytes = 2, cell = 16 }, nil, function(g, m)
-    local p, c = m.panels[1], {}
-    for _, rc in ipairs { { 0, 0 }, { 1, 0 }, { 1, 8 }, { 7, 63 } } do
-      local o = sw_smem(rc[1], rc[2])
-      local bank = (o * 2 // 4) % 32
-      local x, y = at(g, p, rc[1], rc[2], 2)
-      c[#c + 1] = is(x, y, palette.bank(bank),
-        ("(%d,%d) offset %d is in bank %d"):format(rc[1], rc[2], o, bank))
-    end
-    return c
-  end)
-
--- 6b. The same tile by 16-byte chunk (8 halves): the XOR moves whole
+-- 6. A swizzled shared-memory tile, Sw<3,4,3> over 8 rows of 64 f16,
+-- coloured by bank (4 bytes) and by 16-byte chunk (8 halves): each cell
+-- in the colour of its offset's bank or chunk; the XOR moves whole
 -- chunks, row 2 starting with chunk 2.
-shot("swizzle_chunks.svg", "swizzle_chunks.png", sw_smem,
-  { color = "chunk", bytes = 2, cell = 16 }, nil, function(g, m)
-    local p, c = m.panels[1], {}
-    assert(sw_smem(2, 0) * 2 // 16 % 8 == 2, "the XOR of row 2")
-    for _, rc in ipairs { { 0, 0 }, { 0, 8 }, { 2, 0 }, { 2, 16 }, { 7, 63 } } do
-      local o = sw_smem(rc[1], rc[2])
-      local chunk = (o * 2 // 16) % 8
-      local x, y = at(g, p, rc[1], rc[2], 2)
-      c[#c + 1] = is(x, y, palette.chunk(chunk),
-        ("(%d,%d) offset %d is in chunk %d"):format(rc[1], rc[2], o, chunk))
-    end
-    return c
-  end)
+local sw_smem = cute.layout "Sw<3,4,3> o 0 o (8,64):(64,1)"
+assert(sw_smem(2, 0) * 2 // 16 % 8 == 2, "the XOR of row 2")
+for _, by in ipairs { { "bank", 4, 32, palette.bank },
+                      { "chunk", 16, 8, palette.chunk } } do
+  local what, bytes, count, fill = table.unpack(by)
+  shot("swizzle_" .. what .. "s.svg", "swizzle_" .. what .. "s.png", sw_smem,
+    { color = what, bytes = 2, cell = 16 }, nil, function(g, m)
+      local p, c = m.panels[1], {}
+      for _, rc in ipairs { { 0, 0 }, { 1, 0 }, { 1, 8 }, { 2, 0 }, { 2, 16 },
+                            { 7, 63 } } do
+        local o = sw_smem(rc[1], rc[2])
+        local k = (o * 2 // bytes) % count
+        local x, y = at(g, p, rc[1], rc[2], 2)
+        c[#c + 1] = is(x, y, fill(k), ("(%d,%d) offset %d is in %s %d")
+          :format(rc[1], rc[2], o, what, k))
+      end
+      return c
+    end)
+end
 
 -- 7. A picture of an operation (HTML): composition (6,2):(8,2) o
 -- (4,3):(3,1), selecting R(1,0) from the address lights it, B's cell of
