@@ -228,7 +228,9 @@ typedef struct cute_layout {
   cute_tuple stride;  /* congruent HTuple of integers or scaled bases   */
 } cute_layout;
 
-/* shape:stride, checked for congruence and positive shape. */
+/* shape:stride, checked for congruence and positive shape; binary (F<d>)
+ * strides may not mix with integer or basis strides other than 0:
+ *   (4,3):(1,F15) -> CUTE_ECODOMAIN (XOR and + do not combine) */
 cute_status cute_layout_make(cute_layout *L, const cute_tuple *shape,
                              const cute_tuple *stride, cute_error *err);
 cute_status cute_layout_left(cute_layout *L, const cute_tuple *shape,

@@ -43,7 +43,12 @@ cute_status cute_layout_make(cute_layout *L, const cute_tuple *shape,
   if (!cute_congruent(shape, stride))
     return cute_fail_op(err, CUTE_ERANK, "make_layout", L, NULL,
                         "shape and stride are not congruent");
-  return check_leaves(L, "make_layout", err);
+  if ((st = check_leaves(L, "make_layout", err))) return st;
+  /* Binary strides combine by XOR, the others by +: a layout mixing them
+   * has no codomain, so it is refused here rather than by every
+   * operation later (0 is the zero of both). */
+  return cute_layout_is_f2(L) ? cute_f2_check(L, "make_layout", err)
+                              : CUTE_OK;
 }
 
 /* Compact strides: exclusive prefix products of the leaves, walked forward
