@@ -162,15 +162,16 @@ static cute_status f2_linear(const cute_layout *A, const cute_layout *B,
 
 /* The result leaves for B's leaf s:d, bit-steps g_j = A(d<<j) (B integer)
  * or A(d<<j) of B's binary step: a leaf 2:g_j per bit, continued runs
- * merged (2:g then 2:2g is 4:g); an extent s that is no power of two is
- * one leaf s:g_0, which needs g_j = g_0<<j. */
+ * merged (2:g then 2:2g is 4:g); of an extent s = 2^m r (r odd > 1) the
+ * low m bits so, then one leaf r:g_m, which needs g_{m+j} = g_m<<j:
+ *   (4,3):(0,F15) o 12:1 = (4,3):(0,F15)   (g = 0,0,15,30) */
 typedef struct f2_piece { int n; int64_t s[64], d[64]; } f2_piece;
 
 static cute_status f2_piece_of(f2_piece *p, const cute_layout *A,
                                const cute_layout *B, int k, cute_error *err)
 {
   int64_t s = B->shape.v[k], d = B->stride.v[k], g[64];
-  int j, nb = bit_length((uint64_t)(s - 1));
+  int j, m = 0, nb = bit_length((uint64_t)(s - 1));
   cute_status st;
   p->n = 0;
   if (s == 1 || d == 0) {
@@ -183,22 +184,20 @@ static cute_status f2_piece_of(f2_piece *p, const cute_layout *A,
                           "64-bit overflow");
     if ((st = cute_f2_eval_index(A, d << j, &g[j], err))) return st;
   }
-  if (!is_pow2(s)) {
-    for (j = 1; j < nb; j++)
-      if (g[j] != (int64_t)((uint64_t)g[0] << j))
-        return cute_fail_op(err, CUTE_EINVAL, "composition", A, B,
-                            "leaf %d of B (extent %lld, not a power of two) "
-                            "would need A(%lld) = %lld<<%d, but it is %lld: "
-                            "such a leaf keeps one binary stride", k,
-                            (long long)s, (long long)(d << j),
-                            (long long)g[0], j, (long long)g[j]);
-    p->s[0] = s, p->d[0] = g[0], p->n = 1;
-    return CUTE_OK;
-  }
-  for (j = 0; j < nb; j++) {
+  while (!((s >> m) & 1)) m++; /* s = 2^m r, r odd */
+  for (j = m + 1; j < nb; j++)
+    if (g[j] != (int64_t)((uint64_t)g[m] << (j - m)))
+      return cute_fail_op(err, CUTE_EINVAL, "composition", A, B,
+                          "leaf %d of B (extent %lld = %lld*2^%d) would need "
+                          "A(%lld) = %lld<<%d, but it is %lld: its odd part "
+                          "keeps one binary stride", k, (long long)s,
+                          (long long)(s >> m), m, (long long)(d << j),
+                          (long long)g[m], j - m, (long long)g[j]);
+  for (j = 0; j < m; j++) {
     if (p->n > 0 && g[j] == p->s[p->n - 1] * p->d[p->n - 1]) p->s[p->n - 1] *= 2;
     else p->s[p->n] = 2, p->d[p->n++] = g[j];
   }
+  if (s >> m > 1) p->s[p->n] = s >> m, p->d[p->n++] = g[m];
   return CUTE_OK;
 }
 
