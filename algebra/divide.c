@@ -206,49 +206,37 @@ static int divide_flat(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
-/* The logical divide (in one pass where divide_flat can, when `fast`),
- * then its arrangement `how` (-1: none). */
-static cute_status divide(cute_layout *out, const cute_layout *A,
-                          const cute_tiler *T, int how, const char *op,
-                          int fast, cute_error *err)
-{
-  cute_layout D;
-  cute_status st = cute_tiler_check(T, err);
-  if (st == CUTE_OK && !(fast && divide_flat(how < 0 ? out : &D, A, T))) {
-    st = cute_tiler_apply(&D, A, T, 1, divide1, err);
-    if (st == CUTE_OK && how < 0) cute_scratch_end(out, &D);
-  }
-  if (st == CUTE_OK && how >= 0)
-    st = cute_tiler_arrange(out, &D, T, how, err);
-  return cute_tiler_context(err, st, op, A, T);
-}
-
 cute_status cute_logical_divide(cute_layout *out, const cute_layout *A,
                                 const cute_tiler *T, cute_error *err)
 {
-  return divide(out, A, T, -1, "logical_divide", 1, err);
+  return cute_tiler_run(out, A, T, -1, "logical_divide",
+                        divide_flat, divide1, err);
 }
 
 cute_status cute_logical_divide_general(cute_layout *out, const cute_layout *A,
                                   const cute_tiler *T, cute_error *err)
 {
-  return divide(out, A, T, -1, "logical_divide", 0, err);
+  return cute_tiler_run(out, A, T, -1, "logical_divide",
+                        NULL, divide1, err);
 }
 
 cute_status cute_zipped_divide(cute_layout *out, const cute_layout *A,
                                const cute_tiler *T, cute_error *err)
 {
-  return divide(out, A, T, CUTE_ZIPPED, "zipped_divide", 1, err);
+  return cute_tiler_run(out, A, T, CUTE_ZIPPED, "zipped_divide",
+                        divide_flat, divide1, err);
 }
 
 cute_status cute_tiled_divide(cute_layout *out, const cute_layout *A,
                               const cute_tiler *T, cute_error *err)
 {
-  return divide(out, A, T, CUTE_TILED, "tiled_divide", 1, err);
+  return cute_tiler_run(out, A, T, CUTE_TILED, "tiled_divide",
+                        divide_flat, divide1, err);
 }
 
 cute_status cute_flat_divide(cute_layout *out, const cute_layout *A,
                              const cute_tiler *T, cute_error *err)
 {
-  return divide(out, A, T, CUTE_FLAT, "flat_divide", 1, err);
+  return cute_tiler_run(out, A, T, CUTE_FLAT, "flat_divide",
+                        divide_flat, divide1, err);
 }

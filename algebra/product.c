@@ -77,51 +77,39 @@ static int product_flat(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
-/* The logical product (in one pass where product_flat can, when `fast`),
- * then its arrangement `how` (-1: none). */
-static cute_status product(cute_layout *out, const cute_layout *A,
-                           const cute_tiler *T, int how, const char *op,
-                           int fast, cute_error *err)
-{
-  cute_layout P;
-  cute_status st = cute_tiler_check(T, err);
-  if (st == CUTE_OK && !(fast && product_flat(how < 0 ? out : &P, A, T))) {
-    st = cute_tiler_apply(&P, A, T, 1, product1, err);
-    if (st == CUTE_OK && how < 0) cute_scratch_end(out, &P);
-  }
-  if (st == CUTE_OK && how >= 0)
-    st = cute_tiler_arrange(out, &P, T, how, err);
-  return cute_tiler_context(err, st, op, A, T);
-}
-
 cute_status cute_logical_product(cute_layout *out, const cute_layout *A,
                                  const cute_tiler *T, cute_error *err)
 {
-  return product(out, A, T, -1, "logical_product", 1, err);
+  return cute_tiler_run(out, A, T, -1, "logical_product",
+                        product_flat, product1, err);
 }
 
 cute_status cute_logical_product_general(cute_layout *out, const cute_layout *A,
                                   const cute_tiler *T, cute_error *err)
 {
-  return product(out, A, T, -1, "logical_product", 0, err);
+  return cute_tiler_run(out, A, T, -1, "logical_product",
+                        NULL, product1, err);
 }
 
 cute_status cute_zipped_product(cute_layout *out, const cute_layout *A,
                                 const cute_tiler *T, cute_error *err)
 {
-  return product(out, A, T, CUTE_ZIPPED, "zipped_product", 1, err);
+  return cute_tiler_run(out, A, T, CUTE_ZIPPED, "zipped_product",
+                        product_flat, product1, err);
 }
 
 cute_status cute_tiled_product(cute_layout *out, const cute_layout *A,
                                const cute_tiler *T, cute_error *err)
 {
-  return product(out, A, T, CUTE_TILED, "tiled_product", 1, err);
+  return cute_tiler_run(out, A, T, CUTE_TILED, "tiled_product",
+                        product_flat, product1, err);
 }
 
 cute_status cute_flat_product(cute_layout *out, const cute_layout *A,
                               const cute_tiler *T, cute_error *err)
 {
-  return product(out, A, T, CUTE_FLAT, "flat_product", 1, err);
+  return cute_tiler_run(out, A, T, CUTE_FLAT, "flat_product",
+                        product_flat, product1, err);
 }
 
 /* L with 1:0 modes appended up to rank r (CuTe's append<R>). */

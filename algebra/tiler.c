@@ -302,3 +302,19 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
   st = cute_tiler_apply(out, A, T, 0, compose, err);
   return cute_tiler_context(err, st, "composition", A, T);
 }
+
+cute_status cute_tiler_run(cute_layout *out, const cute_layout *A,
+                           const cute_tiler *T, int how, const char *name,
+                           cute_tile_pass pass, cute_tile_fn op,
+                           cute_error *err)
+{
+  cute_layout R;
+  cute_status st = cute_tiler_check(T, err);
+  if (st == CUTE_OK && !(pass && pass(how < 0 ? out : &R, A, T))) {
+    st = cute_tiler_apply(&R, A, T, 1, op, err);
+    if (st == CUTE_OK && how < 0) cute_scratch_end(out, &R);
+  }
+  if (st == CUTE_OK && how >= 0)
+    st = cute_tiler_arrange(out, &R, T, how, err);
+  return cute_tiler_context(err, st, name, A, T);
+}

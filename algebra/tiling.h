@@ -39,6 +39,19 @@ cute_status cute_tiler_arrange(cute_layout *out, const cute_layout *D,
                                const cute_tiler *T, int how,
                                cute_error *err);
 
+/* A one-pass form of a by-mode operation: 1 when it wrote the result to
+ * out, 0 when the general path must run (see cute_tiler_target). */
+typedef int (*cute_tile_pass)(cute_layout *out, const cute_layout *A,
+                              const cute_tiler *T);
+
+/* The divides and products: op by T over A (keep_rest) -- through `pass`
+ * where it can, when not NULL -- then its arrangement `how` (-1: none);
+ * errors in the context of the call `name`. */
+cute_status cute_tiler_run(cute_layout *out, const cute_layout *A,
+                           const cute_tiler *T, int how, const char *name,
+                           cute_tile_pass pass, cute_tile_fn op,
+                           cute_error *err);
+
 /* st, with err prefixed by "op(A, T): " (T printed as a tiler). */
 cute_status cute_tiler_context(cute_error *err, cute_status st,
                                const char *op, const cute_layout *A,
