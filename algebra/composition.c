@@ -184,15 +184,13 @@ static void wput(wmode *w, int *k, int64_t s, int64_t d, cute_basis e,
 }
 
 /* The larger of a, b over the smaller, or 0 when that division is not
- * exact (or an operand is not positive).  A power of two (nearly every
- * shape) shifts: a 64-bit division costs tens of cycles. */
+ * exact (or an operand is not positive). */
 static int64_t exact_ratio(int64_t a, int64_t b)
 {
-  int64_t hi = a >= b ? a : b, lo = a >= b ? b : a;
+  int64_t hi = a >= b ? a : b, lo = a >= b ? b : a, q, rem;
   if (lo <= 0) return 0;
-  if ((lo & (lo - 1)) == 0)
-    return (hi & (lo - 1)) ? 0 : hi >> __builtin_ctzll((uint64_t)lo);
-  return hi % lo ? 0 : hi / lo;
+  q = cute_divmod(hi, lo, &rem);
+  return rem ? 0 : q;
 }
 
 /* Steps 2 and 3 on the first m modes of a (m >= 2, d > 0). */
