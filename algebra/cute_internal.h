@@ -147,6 +147,10 @@ cute_status cute_composition_sums(cute_layout *out, const cute_layout *A,
 cute_status cute_composition_general(cute_layout *out, const cute_layout *A,
                                      const cute_layout *B, cute_error *err);
 
+/* The spans of t's top-level elements in one walk (cute_tuple_span of
+ * each is a walk from the start): sp[i] for i < max; returns rank(t). */
+int cute_tuple_spans(const cute_tuple *t, cute_span *sp, int max);
+
 /* Overflow error shorthand. */
 #define CUTE_OVERFLOW(err, what) \
   cute_fail((err), CUTE_EOVERFLOW, "%s: 64-bit overflow", (what))
