@@ -507,7 +507,7 @@ static inline cute_status measure(const ctx *c, const pieces *p, int *depth)
  * copy of the shape's tokens read back right after these byte stores
  * would stall on store forwarding (measured: a fifth of a small
  * composition). */
-static void put_tok(cute_layout *r, int *nt, char c)
+static inline void put_tok(cute_layout *r, int *nt, char c)
 {
   r->shape.tok[*nt] = c;
   r->stride.tok[(*nt)++] = c;
@@ -549,7 +549,7 @@ static void emit(cute_layout *r, const char *tok, int ntok, int nb,
     ntok = 0;
   }
   for (i = 0, k = 0; i < ntok; i++) {
-    int n = p->extra && tok[i] == 'x' ? p->cnt[k++] : 0;
+    int n = tok[i] == 'x' ? p->cnt[k++] : 0;
     if (n <= 1) { put_tok(r, &nt, tok[i]); continue; }
     put_tok(r, &nt, '(');
     while (n-- > 0) put_tok(r, &nt, 'x');
@@ -716,15 +716,14 @@ cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
   cute_layout tmp, *r;
   cute_span a[CUTE_MAX_TILER];
   cute_status st;
-  int i, rank;
+  int i;
   char why[96];
   if (T->n < 0 || T->n > CUTE_MAX_TILER)
     return cute_fail(err, CUTE_EINVAL, OP ": malformed tiler (%d modes)",
                      T->n);
-  rank = cute_tuple_spans(&A->shape, a, T->n);
-  if (T->n > rank) {
+  if (cute_tuple_spans(&A->shape, a, T->n) < T->n) {
     snprintf(why, sizeof why, "tiler has %d modes but the layout has rank %d",
-             T->n, rank);
+             T->n, cute_layout_rank(A));
     return tiler_fail(err, CUTE_ERANK, A, T, -1, why);
   }
   r = cute_tiler_target(out, &tmp, A, T);
