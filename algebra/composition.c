@@ -111,11 +111,13 @@ static cute_basis coalesce_extended(amodes *x, const cute_layout *A, int lo,
         !cute_mul(x->s[n - 1], x->d[n - 1], &t) && t == d &&
         !cute_mul(x->s[n - 1], s, &t)) {
       x->s[n - 1] = t;
-      continue;
+    } else {
+      x->s[n] = s;
+      x->d[n] = d;
+      x->e[n] = e;
+      x->r[n++] = pre; /* the modes' product so far: the leaves' */
     }
-    x->s[n] = s;
-    x->d[n] = d;
-    x->e[n++] = e;
+    pre = sat_mul(pre, s);
   }
   /* A trailing size-1 mode that continues its predecessor adds nothing
    * even on the extended domain: (4,1):(1,4) is 4:1. */
@@ -127,11 +129,8 @@ static cute_basis coalesce_extended(amodes *x, const cute_layout *A, int lo,
     x->s[0] = 1;
     x->d[0] = 0;
     x->e[0] = 0;
+    x->r[0] = 1;
     n = 1;
-  }
-  for (i = 0; i < n; i++) {
-    x->r[i] = pre;
-    pre = sat_mul(pre, x->s[i]);
   }
   x->n = n;
   return any;
@@ -364,6 +363,9 @@ static cute_status negative(const ctx *c, int64_t d)
  * its target) composed with the coalesced target a.  Most leaves walk one
  * mode of a: that case is done here, without compose_modes' arrays (the
  * same steps: the stride is divided by Sbar_0 = 1, one mode keeps s). */
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* one call per leaf of B: most of the time */
+#endif
 static inline cute_status compose_leaf(const ctx *c, const amodes *a,
                                        int64_t s, int64_t d,
                                        int64_t *acc, pieces *p, int k)
