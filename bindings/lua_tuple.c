@@ -55,6 +55,18 @@ int cutelua_argerror(lua_State *L, int arg, const cute_error *err)
   return luaL_argerror(L, arg, err->msg);
 }
 
+const char *cutelua_typemsg(lua_State *L, int arg, const char *expected)
+{
+  const char *got;
+  if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING)
+    got = lua_tostring(L, -1);
+  else if (lua_type(L, arg) == LUA_TLIGHTUSERDATA)
+    got = "light userdata";
+  else
+    got = luaL_typename(L, arg);
+  return lua_pushfstring(L, "%s expected, got %s", expected, got);
+}
+
 /* ------------------------------------------------------------ cute.E -- */
 /* A scaled basis element v@path: v * e_i (path (i)), or a nested E<i,j,..>
  * (path outermost first, printed innermost first: E<0,1> is 1@1@0). */
