@@ -129,6 +129,11 @@ void cute_stride_component(cute_layout *Bp, const cute_layout *B, int p,
 cute_status cute_composition_sums(cute_layout *out, const cute_layout *A,
                                   const cute_layout *B, cute_error *err);
 
+/* cute_composition without its integral one-pass form (composition.c):
+ * the same results and errors, which spec/c/test_fast_paths.c checks. */
+cute_status cute_composition_general(cute_layout *out, const cute_layout *A,
+                                     const cute_layout *B, cute_error *err);
+
 /* Overflow error shorthand. */
 #define CUTE_OVERFLOW(err, what) \
   cute_fail((err), CUTE_EOVERFLOW, "%s: 64-bit overflow", (what))
