@@ -171,12 +171,16 @@ int cutelua_compose_op(lua_State *L)
 static int l_complement(lua_State *L)
 {
   /* of a composed layout: its layout's (CuTe's complement of layout_b) */
-  cute_composed *C = cutelua_testcomposed(L, 1);
-  cute_layout *A = C ? &C->layout : cutelua_checklayout(L, 1), *u;
+  cute_layout *A = cutelua_testlayout(L, 1), *u;
+  cute_composed *C = A ? NULL : cutelua_testcomposed(L, 1);
   cute_tuple shape;
   cute_error err;
+  lua_Integer v;
   int64_t m = 0;
-  if (!lua_isnoneornil(L, 2)) {
+  if (!A) A = C ? &C->layout : cutelua_checklayout(L, 1);
+  if (cutelua_tointeger(L, 2, &v) && v > 0) {
+    m = (int64_t)v;             /* the usual cotarget: its own size */
+  } else if (!lua_isnoneornil(L, 2)) {
     cutelua_checktuple(L, 2, &shape);
     if (cute_tuple_size(&shape, &m, &err)) return cutelua_argerror(L, 2, &err);
     if (m <= 0)
