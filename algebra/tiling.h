@@ -67,6 +67,9 @@ cute_status cute_tiler_context(cute_error *err, cute_status st,
 cute_layout *cute_tiler_target(cute_layout *out, cute_layout *tmp,
                                const cute_layout *A, const cute_tiler *T);
 void cute_tiler_done(cute_layout *out, cute_layout *r);
+/* The same when every token of r was written to its stride's tokens too
+ * (the scratch helpers do): nothing to copy when r is out. */
+void cute_tiler_end_both(cute_layout *out, cute_layout *r);
 
 /* Is B one integral leaf, well formed?  (Inline: the closed forms ask
  * it of every tiler layout.) */
