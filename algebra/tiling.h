@@ -105,6 +105,30 @@ cute_status cute_composition_append(cute_layout *r, const cute_layout *A,
                                     const cute_span *a, const cute_layout *B,
                                     char *why, size_t cap);
 
+/* A mode of A that is one integral leaf s:d, divided by a tiler layout
+ * that is one integral leaf t:u (the tile of a matrix: the common case),
+ * in closed form (divide.c): the tile t:tile and the rest, rs:rd of nr
+ * leaves (a group when 2). */
+typedef struct cute_split {
+  int64_t t, tile;
+  int nr;
+  int64_t rs[2], rd[2];
+} cute_split;
+
+/* The divide by T of A's first n modes in closed form, and where A's
+ * modes past them lie: tokens [tok0, tok0+ntok) of its shape (depth
+ * their deepest nesting), leaves [leaf0, leaf0+nleaf). */
+typedef struct cute_closed {
+  int n, list, tok0, ntok, leaf0, nleaf, depth;
+  cute_split q[CUTE_MAX_LEAVES];
+} cute_closed;
+
+/* Fills c when T is one layout over a one-leaf A (list 0), or a flat list
+ * of n layouts over A's first n modes (list 1), each mode and layout one
+ * integral leaf in closed form; 0 otherwise.  Reads A and T only. */
+int cute_divide_gather(cute_closed *c, const cute_layout *A,
+                       const cute_tiler *T);
+
 /* The divides and products arranged by how (-1: the logical ones) without
  * their fast forms (divide.c, product.c): the same results and messages,
  * which spec/c/test_fast_paths.c checks on random inputs. */
@@ -114,5 +138,12 @@ cute_status cute_divide_general(cute_layout *out, const cute_layout *A,
 cute_status cute_product_general(cute_layout *out, const cute_layout *A,
                                  const cute_tiler *T, int how,
                                  cute_error *err);
+/* local_tile without a projection and without its closed form
+ * (partition.c): the same results and messages (test_fast_paths.c). */
+cute_status cute_local_tile_general(cute_layout *out, cute_tuple *offset,
+                                    const cute_layout *A,
+                                    const cute_tiler *T,
+                                    const cute_tuple *coord,
+                                    cute_error *err);
 
 #endif
