@@ -45,13 +45,25 @@
 
 /* The result modes of all of B's leaves, in one pool, and where each leaf's
  * modes lie in it.  The result has at most CUTE_MAX_LEAVES leaves, so the
- * pool can be that small. */
+ * pool can be that small.  `extra` counts the tokens the pieces add to
+ * B's (a piece of n > 1 modes replaces its 'x' by n + 2 tokens). */
 typedef struct pieces {
-  int n;
+  int n, extra;
   int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES];
   cute_basis e[CUTE_MAX_LEAVES];
   int off[CUTE_MAX_LEAVES], cnt[CUTE_MAX_LEAVES];
 } pieces;
+
+/* The part of A a leaf of B composes with, flattened and coalesced on the
+ * extended domain: mode i is s[i]:d[i] (basis e[i]) and r[i] is Sbar_i,
+ * the exclusive prefix product of the shape (saturated: a huge Sbar only
+ * ever means "not reached").  Arrays, not cute_leaves: this is built for
+ * every composition and a mode's four fields are read apart. */
+typedef struct amodes {
+  int n;
+  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], r[CUTE_MAX_LEAVES];
+  cute_basis e[CUTE_MAX_LEAVES];
+} amodes;
 
 /* A o B for the part `a` of A: all of A, or one mode of it for a tiler
  * (composed in place, never copied out of A). */
@@ -78,42 +90,51 @@ static int64_t sat_mul(int64_t a, int64_t b)
 
 /* ---------------------------------------------------------- left operand -- */
 
-/* x = leaves [lo, hi) of A, coalesced on the extended domain, with r the
- * exclusive prefix product Sbar (saturated: a huge Sbar only ever means
- * "not reached").  An empty A is the zero function 1:0. */
-static int coalesce_extended(cute_leaves *x, const cute_layout *A, int lo,
-                             int hi)
+/* x = leaves [lo, hi) of A, coalesced on the extended domain (coalesce's
+ * merge on offsets: a size-1 leaf vanishes unless it is the last, a leaf
+ * continuing its predecessor joins it).  An empty A is the zero function
+ * 1:0.  Returns the union of the leaves' bases (CUTE_BASIS_F2 set: the
+ * merge does not apply, the caller leaves this algorithm). */
+static cute_basis coalesce_extended(amodes *x, const cute_layout *A, int lo,
+                                    int hi)
 {
-  int i;
-  int64_t pre = 1;
+  int i, n = 0;
+  int64_t pre = 1, t;
   cute_basis any = 0;
-  x->n = hi - lo;
-  for (i = 0; i < x->n; i++) {
-    x->m[i].s = A->shape.v[lo + i];
-    x->m[i].d = A->stride.v[lo + i];
-    any |= x->m[i].e = A->stride.e[lo + i];
-    x->m[i].r = 0; /* no index strides: merge on offsets only */
+  for (i = lo; i < hi; i++) {
+    int64_t s = A->shape.v[i], d = A->stride.v[i];
+    cute_basis e = A->stride.e[i];
+    any |= e;
+    if (s == 1 && i != hi - 1) continue;
+    /* A merged shape that overflows stays two modes: same values. */
+    if (s != 1 && n > 0 && x->e[n - 1] == e &&
+        !cute_mul(x->s[n - 1], x->d[n - 1], &t) && t == d &&
+        !cute_mul(x->s[n - 1], s, &t)) {
+      x->s[n - 1] = t;
+      continue;
+    }
+    x->s[n] = s;
+    x->d[n] = d;
+    x->e[n++] = e;
   }
-  if (any & CUTE_BASIS_F2) return 1;
-  cute_leaves_merge(x, 1);
   /* A trailing size-1 mode that continues its predecessor adds nothing
    * even on the extended domain: (4,1):(1,4) is 4:1. */
-  if (x->n >= 2 && x->m[x->n - 1].s == 1) {
-    const cute_leaf *p = &x->m[x->n - 2], *q = &x->m[x->n - 1];
-    if (p->e == q->e && sat_mul(p->s, p->d) == q->d && q->d != INT64_MAX)
-      x->n--;
+  if (n >= 2 && x->s[n - 1] == 1 && x->e[n - 2] == x->e[n - 1] &&
+      sat_mul(x->s[n - 2], x->d[n - 2]) == x->d[n - 1] &&
+      x->d[n - 1] != INT64_MAX)
+    n--;
+  if (n == 0) {
+    x->s[0] = 1;
+    x->d[0] = 0;
+    x->e[0] = 0;
+    n = 1;
   }
-  if (x->n == 0) {
-    x->n = 1;
-    x->m[0].s = 1;
-    x->m[0].d = 0;
-    x->m[0].e = 0;
+  for (i = 0; i < n; i++) {
+    x->r[i] = pre;
+    pre = sat_mul(pre, x->s[i]);
   }
-  for (i = 0; i < x->n; i++) {
-    x->m[i].r = pre;
-    pre = sat_mul(pre, x->m[i].s);
-  }
-  return 0;
+  x->n = n;
+  return any;
 }
 
 /* Leaves [*lo, *hi) of the part of A that B's leaf k addresses: all of
@@ -175,7 +196,7 @@ static int64_t exact_ratio(int64_t a, int64_t b)
 }
 
 /* Steps 2 and 3 on the first m modes of a (m >= 2, d > 0). */
-static cute_status divide_keep(const ctx *c, const cute_leaves *a, int m,
+static cute_status divide_keep(const ctx *c, const amodes *a, int m,
                                int64_t s, int64_t d, wmode *w, int *nw)
 {
   int r, k = 0, i;
@@ -183,27 +204,27 @@ static cute_status divide_keep(const ctx *c, const cute_leaves *a, int m,
   /* Divisions only while something is left to divide (they dominate the
    * cost); rest >= S_r and S_r > rest are the two ways to divide. */
   for (r = 0; r < m - 1 && rest > 1; r++) {
-    int64_t sr = a->m[r].s, q = exact_ratio(rest, sr);
+    int64_t sr = a->s[r], q = exact_ratio(rest, sr);
     if (q == 0)
       return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
                           "stride divisibility condition violated: prefix "
                           "product %lld of A's shape and stride %lld of B "
                           "divide neither way",
-                          (long long)sat_mul(a->m[r].r, sr), (long long)d);
+                          (long long)sat_mul(a->r[r], sr), (long long)d);
     if (rest >= sr) { rest = q; continue; }
-    if (cute_mul(a->m[r].d, rest, &t)) return overflow(c);
-    wput(w, &k, q, t, a->m[r].e, rest, r);
+    if (cute_mul(a->d[r], rest, &t)) return overflow(c);
+    wput(w, &k, q, t, a->e[r], rest, r);
     rest = 1;
   }
   for (; r < m - 1; r++)
-    wput(w, &k, a->m[r].s, a->m[r].d, a->m[r].e, 1, r);
-  if (cute_mul(a->m[m - 1].d, rest, &t)) return overflow(c);
-  wput(w, &k, 0, t, a->m[m - 1].e, rest, m - 1); /* unbounded: s set below */
+    wput(w, &k, a->s[r], a->d[r], a->e[r], 1, r);
+  if (cute_mul(a->d[m - 1], rest, &t)) return overflow(c);
+  wput(w, &k, 0, t, a->e[m - 1], rest, m - 1); /* unbounded: s set below */
   rest = s;
   for (i = 0; i < k - 1 && rest > 1; i++) {
     int64_t q = exact_ratio(rest, w[i].s);
     if (q == 0) {
-      int64_t pre = sat_mul(a->m[w[i].r].r, a->m[w[i].r].s);
+      int64_t pre = sat_mul(a->r[w[i].r], a->s[w[i].r]);
       return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
                           "shape divisibility condition violated: "
                           "ceil(%lld/%lld) = %lld and shape %lld of B "
@@ -218,9 +239,17 @@ static cute_status divide_keep(const ctx *c, const cute_leaves *a, int m,
   return CUTE_OK;
 }
 
+static cute_status overlap(const ctx *c, const amodes *a, int r)
+{
+  return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
+                      "distributivity condition violated: the images of "
+                      "B's modes overlap within mode %d (extent %lld) of "
+                      "coalesced A", r, (long long)a->s[r]);
+}
+
 /* Adds the largest A-digit of each bounded working mode to acc[]; fails
  * when B's leaves together would carry out of a mode of A. */
-static cute_status distribute(const ctx *c, const cute_leaves *a,
+static cute_status distribute(const ctx *c, const amodes *a,
                               const wmode *w, int nw, int64_t *acc)
 {
   int i;
@@ -228,12 +257,8 @@ static cute_status distribute(const ctx *c, const cute_leaves *a,
     int r = w[i].r;
     int64_t top;
     if (r == a->n - 1) continue; /* unbounded: never carries */
-    top = (w[i].s - 1) * w[i].step; /* < a->m[r].s: no overflow */
-    if (acc[r] > a->m[r].s - 1 - top)
-      return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
-                          "distributivity condition violated: the images "
-                          "of B's modes overlap within mode %d (extent "
-                          "%lld) of coalesced A", r, (long long)a->m[r].s);
+    top = (w[i].s - 1) * w[i].step; /* < a->s[r]: no overflow */
+    if (acc[r] > a->s[r] - 1 - top) return overlap(c, a, r);
     acc[r] += top;
   }
   return CUTE_OK;
@@ -273,6 +298,7 @@ static cute_status emit_piece(const ctx *c, pieces *p, int k, const wmode *w,
   if (p->n == n0 && !put(p, 1, 0, 0)) return too_many(c);
   p->off[k] = n0;
   p->cnt[k] = p->n - n0;
+  if (p->cnt[k] > 1) p->extra += p->cnt[k] + 1;
   return CUTE_OK;
 }
 
@@ -284,7 +310,7 @@ static cute_status emit_piece(const ctx *c, pieces *p, int k, const wmode *w,
  *   (4,8):(1@0,1@1) o 2:5 = 2:(1@0+1@1)     (4,8):(1,10) o 2:5 = 2:11
  * The digits join B's other leaves' in acc (distribute).  Otherwise st
  * stands: the paper's divisibility conditions are what failed. */
-static cute_status no_carry(const ctx *c, const cute_leaves *a, int m,
+static cute_status no_carry(const ctx *c, const amodes *a, int m,
                             int64_t s, int64_t d, int64_t *acc, pieces *p,
                             int k, cute_status st)
 {
@@ -294,11 +320,11 @@ static cute_status no_carry(const ctx *c, const cute_leaves *a, int m,
   int64_t x = d;
   sum.n = 0;
   for (r = 0; r < m; r++) {
-    int64_t g = r < m - 1 ? x % a->m[r].s : x;
-    if (r < m - 1 && g > (a->m[r].s - 1) / (s - 1)) return st; /* carries */
-    if (r < m - 1) x /= a->m[r].s;
+    int64_t g = r < m - 1 ? x % a->s[r] : x;
+    if (r < m - 1 && g > (a->s[r] - 1) / (s - 1)) return st; /* carries */
+    if (r < m - 1) x /= a->s[r];
     wput(w, &nw, s, 0, 0, g, r);
-    cute_stride_of(&dr, a->m[r].d, a->m[r].e);
+    cute_stride_of(&dr, a->d[r], a->e[r]);
     if (cute_stride_axpy(&sum, g, &dr, NULL)) return st;
   }
   if ((st = distribute(c, a, w, nw, acc))) return st;
@@ -311,39 +337,63 @@ static cute_status no_carry(const ctx *c, const cute_leaves *a, int m,
   return emit_piece(c, p, k, w, nw, 0);
 }
 
-/* Leaf k of B (s : d, d != 0, already mapped to the integer stride d of
- * its target) composed with the coalesced target a. */
-static cute_status compose_leaf(const ctx *c, const cute_leaves *a,
-                                int64_t s, int64_t d, int64_t *acc,
-                                pieces *p, int k)
+/* Leaf k of B walking the first m >= 2 modes of the coalesced target a
+ * (ad = |d|): steps 2 and 3, then the carry budget and the pool. */
+static cute_status compose_modes(const ctx *c, const amodes *a, int m,
+                                 int64_t s, int64_t d, int64_t ad,
+                                 int64_t *acc, pieces *p, int k)
 {
   wmode w[CUTE_MAX_LEAVES];
-  int m = a->n, nw = 0;
-  int64_t ad, reach;
+  int nw = 0;
   cute_status st;
-  if (d == INT64_MIN) return overflow(c);
-  ad = d < 0 ? -d : d;
-  if (d < 0 && s > 1) {
-    /* Backwards walks are linear only across whole non-last modes. */
-    if (m > 1 && ad % a->m[m - 1].r != 0)
-      return cute_fail_op(c->err, CUTE_EINVAL, OP, c->A, c->B,
-                          "negative stride in right operand not supported "
-                          "(stride %lld)", (long long)d);
-  } else {
-    reach = sat_mul(s - 1, ad);
-    while (m > 1 && a->m[m - 1].r > reach) m--;
-  }
-  if (m == 1) {
-    int64_t t;
-    if (cute_mul(a->m[0].d, ad, &t)) return overflow(c);
-    wput(w, &nw, s, t, a->m[0].e, ad, 0);
-  } else if ((st = divide_keep(c, a, m, s, ad, w, &nw))) {
+  if ((st = divide_keep(c, a, m, s, ad, w, &nw))) {
     /* d < 0 walks backwards through floor division: never linear here */
     if (st != CUTE_EDIVISIBILITY || d < 0) return st;
     return no_carry(c, a, m, s, d, acc, p, k, st);
   }
   if ((st = distribute(c, a, w, d < 0 ? 0 : nw, acc))) return st;
   return emit_piece(c, p, k, w, nw, d < 0);
+}
+
+static cute_status negative(const ctx *c, int64_t d)
+{
+  return cute_fail_op(c->err, CUTE_EINVAL, OP, c->A, c->B,
+                      "negative stride in right operand not supported "
+                      "(stride %lld)", (long long)d);
+}
+
+/* Leaf k of B (s : d, d != 0, already mapped to the integer stride d of
+ * its target) composed with the coalesced target a.  Most leaves walk one
+ * mode of a: that case is done here, without compose_modes' arrays (the
+ * same steps: the stride is divided by Sbar_0 = 1, one mode keeps s). */
+static cute_status compose_leaf(const ctx *c, const amodes *a,
+                                int64_t s, int64_t d, int64_t *acc,
+                                pieces *p, int k)
+{
+  int m = a->n;
+  int64_t ad, t;
+  if (d == INT64_MIN) return overflow(c);
+  ad = d < 0 ? -d : d;
+  if (d < 0 && s > 1) {
+    /* Backwards walks are linear only across whole non-last modes. */
+    if (m > 1 && ad % a->r[m - 1] != 0) return negative(c, d);
+  } else {
+    int64_t reach = sat_mul(s - 1, ad);
+    while (m > 1 && a->r[m - 1] > reach) m--;
+  }
+  if (m > 1) return compose_modes(c, a, m, s, d, ad, acc, p, k);
+  if (cute_mul(a->d[0], ad, &t)) return overflow(c);
+  if (d > 0 && a->n > 1) { /* distribute: mode 0 is bounded */
+    int64_t top = (s - 1) * ad; /* reach < Sbar_1: no overflow */
+    if (acc[0] > a->s[0] - 1 - top) return overlap(c, a, 0);
+    acc[0] += top;
+  }
+  if (d < 0 && s > 1 && t == INT64_MIN) return overflow(c);
+  p->off[k] = p->n;
+  p->cnt[k] = 1;
+  if (!put(p, s, s == 1 ? 0 : d < 0 ? -t : t, s == 1 ? 0 : a->e[0]))
+    return too_many(c);
+  return CUTE_OK;
 }
 
 /* ------------------------------------------------------------ right side -- */
@@ -364,9 +414,9 @@ static cute_status compose_leaves(ctx *c, pieces *p)
   int n = bs->nleaf, k, j, lo, hi, ints = 0, bases = 0;
   unsigned char done[CUTE_MAX_LEAVES];
   int64_t acc[CUTE_MAX_LEAVES];
-  cute_leaves a;
+  amodes a;
   cute_status st;
-  p->n = 0;
+  p->n = p->extra = 0;
   for (k = 0; k < n; k++) {
     done[k] = bd->v[k] == 0;
     if (done[k]) {
@@ -383,7 +433,8 @@ static cute_status compose_leaves(ctx *c, pieces *p)
   for (k = 0; k < n; k++) {
     if (done[k]) continue;
     if ((st = target(c, k, &lo, &hi))) return st;
-    if (coalesce_extended(&a, c->A, lo, hi)) return binary(c);
+    if (coalesce_extended(&a, c->A, lo, hi) & CUTE_BASIS_F2)
+      return binary(c);
     memset(acc, 0, a.n * sizeof acc[0]);
     for (j = k; j < n; j++) {
       if (done[j] || bd->e[j] != bd->e[k]) continue;
@@ -395,24 +446,49 @@ static cute_status compose_leaves(ctx *c, pieces *p)
   return CUTE_OK;
 }
 
+/* compose_leaves for the common case, A's part and B with plain integer
+ * strides: one group, B's leaves in order, none of the grouping.  It
+ * keeps successes only: 0 where it does not apply (a basis or a binary
+ * stride) or a leaf fails, and the caller runs compose_leaves, which
+ * reports.  Both run the same compose_leaf on the same group in the same
+ * order, so the same pieces come out (spec/c/test_fast_paths.c). */
+static int compose_integral(const ctx *c, pieces *p)
+{
+  const cute_tuple *bs = &c->B->shape, *bd = &c->B->stride;
+  int k, n = bs->nleaf;
+  int64_t acc[CUTE_MAX_LEAVES];
+  amodes a;
+  if (coalesce_extended(&a, c->A, c->a->leaf0, c->a->leaf1)) return 0;
+  for (k = 0; k < a.n; k++) acc[k] = 0;
+  p->n = p->extra = 0;
+  for (k = 0; k < n; k++) {
+    if (bd->e[k]) return 0;
+    if (bd->v[k] == 0) {
+      p->off[k] = p->n;
+      p->cnt[k] = 1;
+      if (!put(p, bs->v[k], 0, 0)) return 0;
+    } else if (compose_leaf(c, &a, bs->v[k], bd->v[k], acc, p, k)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* R is B's tokens with leaf k replaced by its piece (a group when it has
- * several modes).  Its token count and depth, checked before anything is
- * written, so that `out` is never left half-made. */
-static cute_status measure(const ctx *c, const pieces *p, int *ntok,
-                           int *depth)
+ * several modes).  Its depth, checked with its token count before
+ * anything is written, so that `out` is never left half-made; walked only
+ * when R has the tokens to pass CUTE_MAX_DEPTH - 1 (depth D takes 2D + 1
+ * tokens), else reported as 0. */
+static cute_status measure(const ctx *c, const pieces *p, int *depth)
 {
   const cute_tuple *bs = &c->B->shape;
-  int i, k = 0, d = 0, nt = bs->ntok, maxd = 0;
-  for (i = 0; i < bs->ntok; i++) {
+  int i, k = 0, d = 0, maxd = 0, nt = bs->ntok + p->extra;
+  for (i = 0; nt > 2 * CUTE_MAX_DEPTH && i < bs->ntok; i++) {
     char t = bs->tok[i];
     d += t == '(' ? 1 : t == ')' ? -1 : 0;
     if (d > maxd) maxd = d;
-    if (t == 'x' && p->cnt[k++] > 1) {
-      nt += p->cnt[k - 1] + 1;
-      if (d + 1 > maxd) maxd = d + 1;
-    }
+    if (t == 'x' && p->cnt[k++] > 1 && d + 1 > maxd) maxd = d + 1;
   }
-  *ntok = nt;
   *depth = maxd;
   if (nt > CUTE_MAX_TOKENS || maxd > CUTE_MAX_DEPTH)
     return cute_fail_op(c->err, CUTE_ELIMIT, OP, c->A, c->B,
@@ -433,62 +509,94 @@ static void put_tok(cute_layout *r, int *nt, char c)
 }
 
 /* Appends R, made from B's tokens tok[0, ntok) and the pieces, to the
- * scratch layout r (scratch.h: tokens, leaves of both). */
-static void emit(cute_layout *r, const char *tok, int ntok, const pieces *p)
+ * scratch layout r (scratch.h: tokens, leaves of both); nb is B's leaf
+ * count.  Leaves, then
+ * tokens: a byte store may alias anything, so the leaves' loop would
+ * reload the pieces after each token written. */
+static void emit(cute_layout *r, const char *tok, int ntok, int nb,
+                 const pieces *p)
 {
-  int i, k = 0, nt = r->shape.ntok, nl = r->shape.nleaf;
-  for (i = 0; i < ntok; i++) {
-    int q, n;
-    if (tok[i] != 'x') { put_tok(r, &nt, tok[i]); continue; }
-    n = p->cnt[k];
-    if (n > 1) put_tok(r, &nt, '(');
-    for (q = p->off[k]; q < p->off[k] + n; q++, nl++) {
-      put_tok(r, &nt, 'x');
+  int i, k, q, nt = r->shape.ntok, nl = r->shape.nleaf;
+  for (k = 0; k < nb; k++)
+    for (q = p->off[k]; q < p->off[k] + p->cnt[k]; q++, nl++) {
       r->shape.v[nl] = p->s[q];
       r->shape.e[nl] = 0;
       r->stride.v[nl] = p->d[q];
       r->stride.e[nl] = p->e[q];
     }
-    if (n > 1) put_tok(r, &nt, ')');
-    k++;
+  for (i = 0, k = 0; i < ntok; i++) {
+    int n = tok[i] == 'x' ? p->cnt[k++] : 0;
+    if (n <= 1) { put_tok(r, &nt, tok[i]); continue; }
+    put_tok(r, &nt, '(');
+    while (n-- > 0) put_tok(r, &nt, 'x');
+    put_tok(r, &nt, ')');
   }
   r->shape.ntok = (uint8_t)nt;
   r->shape.nleaf = (uint8_t)nl;
 }
 
-/* out may alias A or B: the pieces are computed before out is written,
- * and B's tokens copied first when out is B (only then: measured, the
- * copy costs ~10% of a small composition). */
+/* A o B for all of A (the span a), reporting to err. */
+static void start(ctx *c, cute_span *a, const cute_layout *A,
+                  const cute_layout *B, cute_error *err)
+{
+  c->A = A;
+  c->B = B;
+  c->err = err;
+  c->f2 = 0;
+  c->a = a;
+  a->tok0 = 0;
+  a->tok1 = A->shape.ntok;
+  a->leaf0 = 0;
+  a->leaf1 = A->shape.nleaf;
+}
+
+/* out = R.  out may alias A or B: the pieces are computed before out is
+ * written, and B's tokens copied first when out is B (only then:
+ * measured, the copy costs ~10% of a small composition). */
+static void finish(cute_layout *out, const cute_layout *B, const pieces *p)
+{
+  char buf[CUTE_MAX_TOKENS];
+  const char *tok = B->shape.tok;
+  int nb = B->shape.ntok, nl = B->shape.nleaf;
+  if (out == B) tok = memcpy(buf, B->shape.tok, nb);
+  cute_scratch_start(out);
+  emit(out, tok, nb, nl, p);
+  out->stride.ntok = out->shape.ntok;
+  out->stride.nleaf = out->shape.nleaf;
+}
+
+cute_status cute_composition_general(cute_layout *out, const cute_layout *A,
+                                     const cute_layout *B, cute_error *err)
+{
+  ctx c;
+  pieces p;
+  cute_span a;
+  int depth;
+  cute_status st;
+  if (cute_tuple_has_sum(&A->stride) || cute_tuple_has_sum(&B->stride))
+    return cute_composition_sums(out, A, B, err);
+  start(&c, &a, A, B, err);
+  if ((st = compose_leaves(&c, &p)))
+    return c.f2 ? cute_f2_composition(out, A, B, err) : st;
+  if ((st = measure(&c, &p, &depth)))
+    return st;
+  finish(out, B, &p);
+  return CUTE_OK;
+}
+
+/* The integral pass where it succeeds (an integral A and B have no sum
+ * strides), else the general path, which decides and reports. */
 cute_status cute_composition(cute_layout *out, const cute_layout *A,
                              const cute_layout *B, cute_error *err)
 {
   ctx c;
   pieces p;
   cute_span a;
-  char buf[CUTE_MAX_TOKENS];
-  const char *tok = B->shape.tok;
-  int ntok, depth, nb = B->shape.ntok;
-  cute_status st;
-  if (cute_tuple_has_sum(&A->stride) || cute_tuple_has_sum(&B->stride))
-    return cute_composition_sums(out, A, B, err);
-  c.A = A;
-  c.B = B;
-  c.err = err;
-  c.f2 = 0;
-  c.a = &a;
-  a.tok0 = 0;
-  a.tok1 = A->shape.ntok;
-  a.leaf0 = 0;
-  a.leaf1 = A->shape.nleaf;
-  if ((st = compose_leaves(&c, &p)))
-    return c.f2 ? cute_f2_composition(out, A, B, err) : st;
-  if ((st = measure(&c, &p, &ntok, &depth)))
-    return st;
-  if (out == B) tok = memcpy(buf, B->shape.tok, nb);
-  cute_scratch_start(out);
-  emit(out, tok, nb, &p);
-  out->stride.ntok = out->shape.ntok;
-  out->stride.nleaf = out->shape.nleaf;
+  int depth;
+  start(&c, &a, A, B, NULL);
+  if (!compose_integral(&c, &p) || measure(&c, &p, &depth))
+    return cute_composition_general(out, A, B, err);
+  finish(out, B, &p);
   return CUTE_OK;
 }
 
@@ -556,22 +664,23 @@ cute_status cute_composition_append(cute_layout *r, const cute_layout *A,
 {
   ctx c;
   pieces p;
-  cute_status st;
-  int ntok, depth;
+  cute_status st = CUTE_OK;
+  int depth;
   c.A = A;
   c.B = B;
   c.a = a;
   c.err = NULL; /* the callers report (mode_fail, the general paths) */
   c.f2 = 0;
   why[0] = '\0';
-  if ((st = compose_leaves(&c, &p)) && c.f2)
+  if (!compose_integral(&c, &p) && (st = compose_leaves(&c, &p)) && c.f2)
     snprintf(why, cap, "binary (F2) strides compose with a layout, not by "
              "a tiler's modes");
-  if (st || (st = measure(&c, &p, &ntok, &depth)))
+  if (st || (st = measure(&c, &p, &depth)))
     return st;
   /* p.n: the pool holds exactly this composition's leaves. */
-  if (overfull(r, ntok, p.n, depth, why, cap)) return CUTE_ELIMIT;
-  emit(r, B->shape.tok, B->shape.ntok, &p);
+  if (overfull(r, B->shape.ntok + p.extra, p.n, depth, why, cap))
+    return CUTE_ELIMIT;
+  emit(r, B->shape.tok, B->shape.ntok, B->shape.nleaf, &p);
   return CUTE_OK;
 }
 

@@ -131,9 +131,9 @@ cute_status cute_composition_sums(cute_layout *out, const cute_layout *A,
 
 /* A layout's shape and stride built in step by the checked tuple builder
  * (layout.c), for results that follow B's nesting leaf by leaf: the
- * compositions by sum and by binary strides, the binary inverse.  Start
- * with cute_tuple_clear on both; the builder's messages name no
- * operation (callers add it with cute_error_context). */
+ * compositions by sum and by binary strides.  Start with
+ * cute_tuple_clear on both; the builder's messages name no operation
+ * (put_end adds it). */
 /* '(' or ')' in both. */
 cute_status cute_layout_put_tok(cute_layout *r, char c, cute_error *err);
 /* The n >= 1 leaves s[i]:v[i] (stride bases e[i]) as one element, in
@@ -147,6 +147,11 @@ cute_status cute_layout_put_end(cute_layout *out, const cute_layout *r,
                                 cute_status st, const char *op,
                                 const cute_layout *a, const cute_layout *b,
                                 cute_error *err);
+
+/* cute_composition without its integral one-pass form (composition.c):
+ * the same results and errors, which spec/c/test_fast_paths.c checks. */
+cute_status cute_composition_general(cute_layout *out, const cute_layout *A,
+                                     const cute_layout *B, cute_error *err);
 
 /* Overflow error shorthand. */
 #define CUTE_OVERFLOW(err, what) \

@@ -18,11 +18,11 @@
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c99 */
 #include "cute.h"
+#include "bench_clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ------------------------------------------------------ malloc counter -- */
 /* Reserved-looking names are the linker's: --wrap=f binds f to __wrap_f and
@@ -175,9 +175,7 @@ static bench_op bench_ops[] = {
 /* ---------------------------------------------------------- the timing -- */
 /* A timer times one pass over cases [first, first+n) of one operation: the
  * whole mix (n = all cases, ~20 ms a run) or one case (~5 ms a run).  All
- * timers run in rounds, one run each per round, so a burst of load from
- * elsewhere on this small shared machine spoils one run of many timers
- * rather than all runs of one: the median then ignores it. */
+ * timers run in rounds (bench_clock.h says why). */
 #define BENCH_RUNS 9
 #define BENCH_MAX_CASES 16
 
@@ -191,13 +189,6 @@ typedef struct bench_timer {
 static volatile int64_t bench_sink;
 static unsigned long bench_timed_allocs;
 
-/* CPU time of this thread: time spent descheduled is not work. */
-static double now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
 /* ns per call of `iters` repetitions of a pass over the timer's cases. */
 static double time_pass(const bench_timer *t, long iters) {
   const bench_case *cases = &t->op->cases[t->first];
@@ -205,7 +196,7 @@ static double time_pass(const bench_timer *t, long iters) {
   cute_layout out;
   cute_error err;
   unsigned long before = bench_allocs;
-  double t0 = now_ns();
+  double t0 = bench_now_ns();
   long i;
   size_t k;
   for (i = 0; i < iters; i++)
@@ -213,7 +204,7 @@ static double time_pass(const bench_timer *t, long iters) {
       bench_sink += fn(&cases[k], &out, &err);
       bench_sink += out.stride.v[0];
     }
-  t0 = now_ns() - t0;
+  t0 = bench_now_ns() - t0;
   bench_timed_allocs += bench_allocs - before;
   return t0 / ((double)iters * (double)t->n);
 }
@@ -226,14 +217,8 @@ static void timer_init(bench_timer *t, const bench_op *op, size_t first,
   t->iters = (long)(run_ns / (time_pass(t, 1000) * (double)n)) + 1;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static double timer_median(bench_timer *t) {
-  qsort(t->runs, BENCH_RUNS, sizeof t->runs[0], cmp_double);
-  return t->runs[BENCH_RUNS / 2];
+  return bench_median(t->runs, BENCH_RUNS);
 }
 
 /* Parse every input and run each case once untimed: a benchmark of an

@@ -33,15 +33,37 @@ static cute_layout random_layout(test_rng *r, int t)
   return A;
 }
 
-/* Same status, and the same layout on success. */
+/* The same message, but for the failing mode that the one-pass by-mode
+ * composition names ("composition(A, <T>): mode 1: composition(...)")
+ * and the mode-by-mode general path does not. */
+static int same_message(const char *fast, const char *general)
+{
+  const char *m = strstr(fast, "): mode ");
+  size_t n;
+  if (strcmp(fast, general) == 0) return 1;
+  if (!m) return 0;
+  n = (size_t)(m - fast) + 3; /* through "): " */
+  m += 8;
+  while (*m >= '0' && *m <= '9') m++;
+  return strncmp(fast, general, n) == 0 && strncmp(m, ": ", 2) == 0 &&
+         strcmp(m + 2, general + n) == 0;
+}
+
+/* Same status, and the same layout on success, the same message on
+ * failure (e1, e2: the errors the two paths filled). */
 static void same(const char *op, const cute_layout *A, int64_t arg,
-                 cute_status s1, const cute_layout *R1, cute_status s2,
-                 const cute_layout *R2)
+                 cute_status s1, const cute_layout *R1, const cute_error *e1,
+                 cute_status s2, const cute_layout *R2, const cute_error *e2)
 {
   char a[256], b[256];
   CHECK(s1 == s2, "%s(%s, %lld): fast %s, general %s", op, S(A),
         (long long)arg, cute_status_name(s1), cute_status_name(s2));
-  if (s1 != CUTE_OK || s2 != CUTE_OK) return;
+  if (s1 != s2) return;
+  if (s1 != CUTE_OK) {
+    CHECK(same_message(e1->msg, e2->msg), "%s(%s, %lld): fast \"%s\", "
+          "general \"%s\"", op, S(A), (long long)arg, e1->msg, e2->msg);
+    return;
+  }
   cute_layout_print(R1, a, sizeof a);
   cute_layout_print(R2, b, sizeof b);
   CHECK(strcmp(a, b) == 0 && cute_layout_equal(R1, R2),
@@ -51,14 +73,14 @@ static void same(const char *op, const cute_layout *A, int64_t arg,
 static void complement(test_rng *r, int t)
 {
   cute_layout A = random_layout(r, t), R1, R2, X;
-  cute_error e;
+  cute_error e1, e2;
   int64_t M = rng_range(r, 0, 3) == 0 ? 0 : rng_range(r, 1, 5000);
-  cute_status s1 = cute_complement(&R1, &A, M, &e);
-  cute_status s2 = cute_complement_general(&R2, &A, M, &e);
-  same("complement", &A, M, s1, &R1, s2, &R2);
+  cute_status s1 = cute_complement(&R1, &A, M, &e1);
+  cute_status s2 = cute_complement_general(&R2, &A, M, &e2);
+  same("complement", &A, M, s1, &R1, &e1, s2, &R2, &e2);
   X = A; /* out aliasing the operand */
-  s1 = cute_complement(&X, &X, M, &e);
-  same("complement (aliased)", &A, M, s1, &X, s2, &R2);
+  s1 = cute_complement(&X, &X, M, &e1);
+  same("complement (aliased)", &A, M, s1, &X, &e1, s2, &R2, &e2);
 }
 
 typedef cute_status (*unary_fn)(cute_layout *out, const cute_layout *L,
@@ -68,12 +90,12 @@ static void unary(test_rng *r, int t, const char *op, unary_fn fast,
                   unary_fn general)
 {
   cute_layout A = random_layout(r, t), R1, R2, X;
-  cute_error e;
-  cute_status s1 = fast(&R1, &A, &e), s2 = general(&R2, &A, &e);
-  same(op, &A, 0, s1, &R1, s2, &R2);
+  cute_error e1, e2;
+  cute_status s1 = fast(&R1, &A, &e1), s2 = general(&R2, &A, &e2);
+  same(op, &A, 0, s1, &R1, &e1, s2, &R2, &e2);
   X = A;
-  s1 = fast(&X, &X, &e);
-  same(op, &A, 0, s1, &X, s2, &R2);
+  s1 = fast(&X, &X, &e1);
+  same(op, &A, 0, s1, &X, &e1, s2, &R2, &e2);
 }
 
 /* A tiler for A: one layout (tok "L"), `_`, a flat list of up to rank(A)
@@ -122,29 +144,97 @@ static void by_tiler(test_rng *r, int t, const char *op, tiler_fn fast,
 {
   static cute_tiler T; /* 31 KB: not on the stack */
   cute_layout A = with_sum(r, random_layout(r, t)), R1, R2, X;
-  cute_error e;
+  cute_error e1, e2;
   cute_status s1, s2;
   random_tiler(r, &T, &A);
-  s1 = fast(&R1, &A, &T, &e);
-  s2 = general(&R2, &A, &T, &e);
-  same(op, &A, T.n, s1, &R1, s2, &R2);
+  s1 = fast(&R1, &A, &T, &e1);
+  s2 = general(&R2, &A, &T, &e2);
+  same(op, &A, T.n, s1, &R1, &e1, s2, &R2, &e2);
   *ok += s2 == CUTE_OK;
   X = A;
-  s1 = fast(&X, &X, &T, &e);
-  same(op, &A, T.n, s1, &X, s2, &R2);
+  s1 = fast(&X, &X, &T, &e1);
+  same(op, &A, T.n, s1, &X, &e1, s2, &R2, &e2);
   if (T.n > 0) { /* out aliasing a layout of the tiler */
     X = T.mode[0];
-    s1 = fast(&T.mode[0], &A, &T, &e);
-    same(op, &A, T.n, s1, &T.mode[0], s2, &R2);
+    s1 = fast(&T.mode[0], &A, &T, &e1);
+    same(op, &A, T.n, s1, &T.mode[0], &e1, s2, &R2, &e2);
     T.mode[0] = X;
   }
+}
+
+/* A right operand for A: leaves that walk A's modes (a prefix product of
+ * A's shape, times 2 now and then: the admissible case), or any layout
+ * (divisibility and carry failures, stride 0), now and then a stride
+ * negated, made a basis or made huge (the integral pass must step
+ * aside or fail as the general path does). */
+static cute_layout random_b(test_rng *r, const cute_layout *A)
+{
+  cute_layout B = rng_range(r, 0, 2) ? rng_layout(r, 2, 4, 6, 64)
+                                      : rng_injective_layout(r, 2, 4, 64);
+  int k, i, j;
+  for (k = 0; k < B.stride.nleaf && rng_range(r, 0, 1); k++) {
+    int64_t pre = 1;
+    j = (int)rng_range(r, 0, A->shape.nleaf - 1);
+    for (i = 0; i < j && pre < ((int64_t)1 << 40); i++) pre *= A->shape.v[i];
+    B.stride.v[k] = pre * rng_range(r, 1, 2);
+  }
+  for (k = 0; k < B.stride.nleaf; k++) {
+    int64_t pick = rng_range(r, 0, 29);
+    if (pick == 0) B.stride.v[k] = -B.stride.v[k];
+    else if (pick == 1 && B.stride.v[k] != 0)
+      B.stride.e[k] = CUTE_BASIS1(rng_range(r, 0, 1));
+    else if (pick == 2) B.stride.v[k] = (int64_t)1 << 62;
+  }
+  return B;
+}
+
+static void composition(test_rng *r, int t, int *ok)
+{
+  cute_layout A = with_sum(r, random_layout(r, t)), B = random_b(r, &A);
+  cute_layout R1, R2, X;
+  cute_error e1, e2;
+  cute_status s1 = cute_composition(&R1, &A, &B, &e1);
+  cute_status s2 = cute_composition_general(&R2, &A, &B, &e2);
+  same("composition", &A, t, s1, &R1, &e1, s2, &R2, &e2);
+  *ok += s2 == CUTE_OK;
+  X = A;
+  s1 = cute_composition(&X, &X, &B, &e1);
+  same("composition (out = A)", &A, t, s1, &X, &e1, s2, &R2, &e2);
+  X = B;
+  s1 = cute_composition(&X, &A, &X, &e1);
+  same("composition (out = B)", &A, t, s1, &X, &e1, s2, &R2, &e2);
+}
+
+static cute_status compose_general(cute_layout *out, const cute_layout *A,
+                                   const cute_layout *B, cute_error *err)
+{
+  return cute_composition_general(out, A, B, err);
+}
+
+/* Composition by a tiler, mode by mode through the general path. */
+static cute_status composition_tiler_general(cute_layout *out,
+                                             const cute_layout *A,
+                                             const cute_tiler *T,
+                                             cute_error *err)
+{
+  cute_status st = cute_tiler_check(T, err);
+  if (st) return st;
+  if (cute_tiler_tok(T, 0) == 'L')
+    return cute_composition_general(out, A, &T->mode[0], err);
+  st = cute_tiler_apply(out, A, T, 0, compose_general, err);
+  return cute_tiler_context(err, st, "composition", A, T);
 }
 
 int main(void)
 {
   test_rng r;
-  int t, divided = 0, multiplied = 0;
+  int t, divided = 0, multiplied = 0, composed = 0, tiled = 0;
   rng_seed(&r, 14);
+  for (t = 0; t < 20000; t++) {
+    composition(&r, t, &composed);
+    by_tiler(&r, t, "composition", cute_composition_tiler,
+             composition_tiler_general, &tiled);
+  }
   for (t = 0; t < 20000; t++) {
     complement(&r, t);
     unary(&r, t, "right_inverse", cute_right_inverse,
@@ -161,5 +251,7 @@ int main(void)
   /* Enough of them succeed for the comparison to mean something. */
   CHECK(divided > 2000 && multiplied > 2000, "%d divides, %d products "
         "succeeded", divided, multiplied);
+  CHECK(composed > 6000 && tiled > 6000, "%d compositions, %d by tilers "
+        "succeeded", composed, tiled);
   return test_finish();
 }
