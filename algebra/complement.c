@@ -38,6 +38,8 @@
  */
 #include "leaves.h"
 
+#include <string.h>
+
 #define OP "complement"
 
 typedef struct complement_ctx {
@@ -46,7 +48,8 @@ typedef struct complement_ctx {
 
 static int64_t ceil_div(int64_t a, int64_t b)
 {
-  return a / b + (a % b != 0);
+  int64_t rem, q = cute_divmod(a, b, &rem);
+  return q + (rem != 0);
 }
 
 static cute_status complement_fn(cute_leaves *res, cute_leaves *sel,
@@ -93,25 +96,99 @@ static cute_status complement_fn(cute_leaves *res, cute_leaves *sel,
   return CUTE_OK;
 }
 
+/* The image-bearing leaves (s > 1, d != 0) of A's leaves [l0, l1), sorted
+ * by (d, s) as complement_fn sorts them, into s[] and d[]; their count,
+ * or -1 where the general path must run (a basis or a negative stride, or
+ * an index stride past 64 bits, which leaves_of reports). */
+static int select_sorted(int64_t *s, int64_t *d, const cute_layout *A,
+                         int l0, int l1)
+{
+  int i, j, n = 0;
+  int64_t r = 1;
+  if (l1 > CUTE_MAX_LEAVES) return -1;
+  for (i = l0; i < l1; i++) {
+    int64_t si = A->shape.v[i], di = A->stride.v[i];
+    if ((di != 0 && A->stride.e[i] != 0) ||
+        (i + 1 < l1 && cute_mul(r, si, &r)))
+      return -1;
+    if (si == 1 || di == 0) continue;
+    if (di < 0) return -1;
+    for (j = n++; j > 0 && (di < d[j - 1] || (di == d[j - 1] &&
+                                              si < s[j - 1])); j--) {
+      s[j] = s[j - 1];
+      d[j] = d[j - 1];
+    }
+    s[j] = si;
+    d[j] = di;
+  }
+  return n;
+}
+
+/* complement_fn on an integral part of A in one pass.  Its merge has
+ * nothing to join: a hole ends at its mode's stride d, the next one
+ * starts past the mode, at s*d; so only holes of size 1 drop.  Where
+ * the selected modes do not nest no mode can overflow: cosize <= cur. */
 int cute_complement_integral(cute_layout *out, const cute_layout *A,
                              const cute_span *a, int64_t cotarget)
 {
-  cute_flat x, res;
-  int64_t cur = 1, cosize = 1, ext;
-  int i;
-  if (!cute_flat_select(&x, A, a->leaf0, a->leaf1)) return 0;
-  cute_flat_sort(&x);
+  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], cur = 1, cosize = 1, q;
+  cute_flat res;
+  int i, n = select_sorted(s, d, A, a->leaf0, a->leaf1);
   res.n = 0;
-  for (i = 0; i < x.n; i++)
-    if (x.d[i] < cur || (cotarget > 0 && x.d[i] % cur != 0) ||
-        !cute_flat_put(&res, x.d[i] / cur, cur, 0) ||
-        cute_mul(x.s[i] - 1, x.d[i], &ext) ||
-        cute_add(cosize, ext, &cosize) || cute_mul(x.s[i], x.d[i], &cur))
-      return 0;
-  if (!cute_flat_put(&res, ceil_div(cotarget > 0 ? cotarget : cosize, cur),
-                     cur, 1))
-    return 0;
+  for (i = 0; i < n; i++) {
+    int64_t rem;
+    if (d[i] < cur) return 0;
+    q = cute_divmod(d[i], cur, &rem);
+    if ((cotarget > 0 && rem != 0) || res.n == CUTE_MAX_LEAVES) return 0;
+    if (q != 1) {
+      res.s[res.n] = q;
+      res.d[res.n++] = cur;
+    }
+    if (cute_mul(s[i], d[i], &cur)) return 0;
+    cosize += cur - d[i];
+  }
+  if (n < 0 || res.n == CUTE_MAX_LEAVES) return 0;
+  res.s[res.n] = ceil_div(cotarget > 0 ? cotarget : cosize, cur);
+  res.d[res.n++] = cur;
   cute_flat_layout(out, &res);
+  return 1;
+}
+
+/* complement_fn of one integral leaf s:d in closed form (most calls): the
+ * hole below d is d:1 (none when d is 1), then the rest mode ceil(T/cur)
+ * :cur, cur = s*d and T the cotarget or the cosize 1 + (s-1)d; a leaf
+ * with no image (s = 1 or d = 0) leaves only the rest mode T:1.  0 where
+ * it does not apply (a basis, d < 0, an overflow): the general path
+ * decides and reports. */
+static int complement_leaf(cute_layout *out, int64_t s, int64_t d,
+                           cute_basis e, int64_t cotarget)
+{
+  int64_t hole = 1, cur = 1, cosize = 1, rest;
+  if (d != 0 && e != 0) return 0;
+  if (s > 1 && d != 0) {
+    if (d < 0 || cute_mul(s, d, &cur)) return 0;
+    hole = d;
+    cosize = cur - d + 1;
+  }
+  rest = ceil_div(cotarget > 0 ? cotarget : cosize, cur);
+  out->shape.e[0] = out->stride.e[0] = 0;
+  if (hole == 1) {
+    out->shape.v[0] = rest;
+    out->stride.v[0] = cur;
+    out->shape.tok[0] = out->stride.tok[0] = 'x';
+    out->shape.ntok = out->stride.ntok = 1;
+    out->shape.nleaf = out->stride.nleaf = 1;
+    return 1;
+  }
+  out->shape.v[0] = hole;
+  out->stride.v[0] = 1;
+  out->shape.v[1] = rest;
+  out->stride.v[1] = cur;
+  out->shape.e[1] = out->stride.e[1] = 0;
+  memcpy(out->shape.tok, "(xx)", 4);
+  memcpy(out->stride.tok, "(xx)", 4);
+  out->shape.ntok = out->stride.ntok = 4;
+  out->shape.nleaf = out->stride.nleaf = 2;
   return 1;
 }
 
@@ -128,6 +205,10 @@ cute_status cute_complement(cute_layout *out, const cute_layout *A,
                             int64_t cotarget, cute_error *err)
 {
   cute_span a;
+  if (A->shape.nleaf == 1 &&
+      complement_leaf(out, A->shape.v[0], A->stride.v[0], A->stride.e[0],
+                      cotarget))
+    return CUTE_OK;
   a.tok0 = a.leaf0 = 0;
   a.tok1 = A->shape.ntok;
   a.leaf1 = A->shape.nleaf;

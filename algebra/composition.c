@@ -48,7 +48,7 @@
  * pool can be that small.  `extra` counts the tokens the pieces add to
  * B's (a piece of n > 1 modes replaces its 'x' by n + 2 tokens). */
 typedef struct pieces {
-  int n, extra;
+  int n, extra, ordered; /* ordered: pieces in B's leaf order */
   int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES];
   cute_basis e[CUTE_MAX_LEAVES];
   int off[CUTE_MAX_LEAVES], cnt[CUTE_MAX_LEAVES];
@@ -184,15 +184,13 @@ static void wput(wmode *w, int *k, int64_t s, int64_t d, cute_basis e,
 }
 
 /* The larger of a, b over the smaller, or 0 when that division is not
- * exact (or an operand is not positive).  A power of two (nearly every
- * shape) shifts: a 64-bit division costs tens of cycles. */
+ * exact (or an operand is not positive). */
 static int64_t exact_ratio(int64_t a, int64_t b)
 {
-  int64_t hi = a >= b ? a : b, lo = a >= b ? b : a;
+  int64_t hi = a >= b ? a : b, lo = a >= b ? b : a, q, rem;
   if (lo <= 0) return 0;
-  if ((lo & (lo - 1)) == 0)
-    return (hi & (lo - 1)) ? 0 : hi >> __builtin_ctzll((uint64_t)lo);
-  return hi % lo ? 0 : hi / lo;
+  q = cute_divmod(hi, lo, &rem);
+  return rem ? 0 : q;
 }
 
 /* Steps 2 and 3 on the first m modes of a (m >= 2, d > 0). */
@@ -366,9 +364,9 @@ static cute_status negative(const ctx *c, int64_t d)
  * its target) composed with the coalesced target a.  Most leaves walk one
  * mode of a: that case is done here, without compose_modes' arrays (the
  * same steps: the stride is divided by Sbar_0 = 1, one mode keeps s). */
-static cute_status compose_leaf(const ctx *c, const amodes *a,
-                                int64_t s, int64_t d, int64_t *acc,
-                                pieces *p, int k)
+static inline cute_status compose_leaf(const ctx *c, const amodes *a,
+                                       int64_t s, int64_t d,
+                                       int64_t *acc, pieces *p, int k)
 {
   int m = a->n;
   int64_t ad, t;
@@ -416,7 +414,7 @@ static cute_status compose_leaves(ctx *c, pieces *p)
   int64_t acc[CUTE_MAX_LEAVES];
   amodes a;
   cute_status st;
-  p->n = p->extra = 0;
+  p->n = p->extra = p->ordered = 0;
   for (k = 0; k < n; k++) {
     done[k] = bd->v[k] == 0;
     if (done[k]) {
@@ -461,6 +459,7 @@ static int compose_integral(const ctx *c, pieces *p)
   if (coalesce_extended(&a, c->A, c->a->leaf0, c->a->leaf1)) return 0;
   for (k = 0; k < a.n; k++) acc[k] = 0;
   p->n = p->extra = 0;
+  p->ordered = 1;
   for (k = 0; k < n; k++) {
     if (bd->e[k]) return 0;
     if (bd->v[k] == 0) {
@@ -474,23 +473,29 @@ static int compose_integral(const ctx *c, pieces *p)
   return 1;
 }
 
-/* R is B's tokens with leaf k replaced by its piece (a group when it has
- * several modes).  Its depth, checked with its token count before
- * anything is written, so that `out` is never left half-made; walked only
- * when R has the tokens to pass CUTE_MAX_DEPTH - 1 (depth D takes 2D + 1
- * tokens), else reported as 0. */
-static cute_status measure(const ctx *c, const pieces *p, int *depth)
+/* The depth of R: B's tokens with leaf k replaced by its piece (a group
+ * when it has several modes). */
+static int depth_of(const cute_tuple *bs, const pieces *p)
 {
-  const cute_tuple *bs = &c->B->shape;
-  int i, k = 0, d = 0, maxd = 0, nt = bs->ntok + p->extra;
-  for (i = 0; nt > 2 * CUTE_MAX_DEPTH && i < bs->ntok; i++) {
+  int i, k = 0, d = 0, maxd = 0;
+  for (i = 0; i < bs->ntok; i++) {
     char t = bs->tok[i];
     d += t == '(' ? 1 : t == ')' ? -1 : 0;
     if (d > maxd) maxd = d;
     if (t == 'x' && p->cnt[k++] > 1 && d + 1 > maxd) maxd = d + 1;
   }
-  *depth = maxd;
-  if (nt > CUTE_MAX_TOKENS || maxd > CUTE_MAX_DEPTH)
+  return maxd;
+}
+
+/* R's token count and depth, checked before anything is written, so that
+ * `out` is never left half-made.  The depth is walked only when R has the
+ * tokens to pass CUTE_MAX_DEPTH - 1 (depth D takes 2D + 1 tokens), else
+ * reported as 0. */
+static inline cute_status measure(const ctx *c, const pieces *p, int *depth)
+{
+  int nt = c->B->shape.ntok + p->extra;
+  *depth = nt > 2 * CUTE_MAX_DEPTH ? depth_of(&c->B->shape, p) : 0;
+  if (nt > CUTE_MAX_TOKENS || *depth > CUTE_MAX_DEPTH)
     return cute_fail_op(c->err, CUTE_ELIMIT, OP, c->A, c->B,
                         "result above %d tokens (CUTE_MAX_TOKENS) or "
                         "depth %d (CUTE_MAX_DEPTH)",
@@ -510,22 +515,41 @@ static void put_tok(cute_layout *r, int *nt, char c)
 
 /* Appends R, made from B's tokens tok[0, ntok) and the pieces, to the
  * scratch layout r (scratch.h: tokens, leaves of both); nb is B's leaf
- * count.  Leaves, then
- * tokens: a byte store may alias anything, so the leaves' loop would
- * reload the pieces after each token written. */
+ * count.  Leaves, then tokens: a byte store may alias anything, so the
+ * leaves' loop would reload the pieces after each token written.  Pieces
+ * made in B's leaf order (compose_integral) are the leaves in order, and
+ * without groups B's tokens are R's. */
 static void emit(cute_layout *r, const char *tok, int ntok, int nb,
                  const pieces *p)
 {
   int i, k, q, nt = r->shape.ntok, nl = r->shape.nleaf;
-  for (k = 0; k < nb; k++)
-    for (q = p->off[k]; q < p->off[k] + p->cnt[k]; q++, nl++) {
+  if (p->ordered)
+    for (q = 0; q < p->n; q++, nl++) {
       r->shape.v[nl] = p->s[q];
       r->shape.e[nl] = 0;
       r->stride.v[nl] = p->d[q];
       r->stride.e[nl] = p->e[q];
     }
+  else
+    for (k = 0; k < nb; k++)
+      for (q = p->off[k]; q < p->off[k] + p->cnt[k]; q++, nl++) {
+        r->shape.v[nl] = p->s[q];
+        r->shape.e[nl] = 0;
+        r->stride.v[nl] = p->d[q];
+        r->stride.e[nl] = p->e[q];
+      }
+  if (!p->extra && nt + ntok + 16 <= CUTE_MAX_TOKENS) {
+    /* B's tokens as they are, in 16-byte chunks (a byte loop costs
+     * more at these sizes; the chunks stay inside the arrays). */
+    for (i = 0; i < ntok; i += 16) {
+      memcpy(r->shape.tok + nt + i, tok + i, 16);
+      memcpy(r->stride.tok + nt + i, tok + i, 16);
+    }
+    nt += ntok;
+    ntok = 0;
+  }
   for (i = 0, k = 0; i < ntok; i++) {
-    int n = tok[i] == 'x' ? p->cnt[k++] : 0;
+    int n = p->extra && tok[i] == 'x' ? p->cnt[k++] : 0;
     if (n <= 1) { put_tok(r, &nt, tok[i]); continue; }
     put_tok(r, &nt, '(');
     while (n-- > 0) put_tok(r, &nt, 'x');
@@ -559,7 +583,7 @@ static void finish(cute_layout *out, const cute_layout *B, const pieces *p)
   const char *tok = B->shape.tok;
   int nb = B->shape.ntok, nl = B->shape.nleaf;
   if (out == B) tok = memcpy(buf, B->shape.tok, nb);
-  cute_scratch_start(out);
+  out->shape.ntok = out->shape.nleaf = 0; /* cute_scratch_start */
   emit(out, tok, nb, nl, p);
   out->stride.ntok = out->shape.ntok;
   out->stride.nleaf = out->shape.nleaf;
@@ -690,13 +714,14 @@ cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
                                   const cute_tiler *T, cute_error *err)
 {
   cute_layout tmp, *r;
-  cute_span a;
+  cute_span a[CUTE_MAX_TILER];
   cute_status st;
-  int i, rank = cute_layout_rank(A);
+  int i, rank;
   char why[96];
   if (T->n < 0 || T->n > CUTE_MAX_TILER)
     return cute_fail(err, CUTE_EINVAL, OP ": malformed tiler (%d modes)",
                      T->n);
+  rank = cute_tuple_spans(&A->shape, a, T->n);
   if (T->n > rank) {
     snprintf(why, sizeof why, "tiler has %d modes but the layout has rank %d",
              T->n, rank);
@@ -705,8 +730,7 @@ cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
   r = cute_tiler_target(out, &tmp, A, T);
   r->shape.tok[r->shape.ntok++] = '(';
   for (i = 0; i < T->n; i++) {
-    cute_tuple_span(&A->shape, i, &a); /* i < rank: it exists */
-    st = cute_composition_append(r, A, &a, &T->mode[i], why, sizeof why);
+    st = cute_composition_append(r, A, &a[i], &T->mode[i], why, sizeof why);
     if (st && why[0]) return tiler_fail(err, st, A, T, i, why);
     if (st) return mode_fail(err, st, A, T, i);
   }

@@ -36,6 +36,19 @@ static inline int64_t cute_floormod(int64_t a, int64_t b)
   return m < 0 ? m + b : m;
 }
 
+/* a / b and a % b for a >= 0, b > 0: a shift and a mask when b is a power
+ * of two (nearly every shape and stride), as a 64-bit division costs tens
+ * of cycles. */
+static inline int64_t cute_divmod(int64_t a, int64_t b, int64_t *rem)
+{
+  if ((b & (b - 1)) == 0) {
+    *rem = a & (b - 1);
+    return a >> __builtin_ctzll((uint64_t)b);
+  }
+  *rem = a % b;
+  return a / b;
+}
+
 /* cute_fail, the message helper every check below builds on, is public
  * (cute.h): the bindings report their operand errors through it. */
 
@@ -152,6 +165,10 @@ cute_status cute_layout_put_end(cute_layout *out, const cute_layout *r,
  * the same results and errors, which spec/c/test_fast_paths.c checks. */
 cute_status cute_composition_general(cute_layout *out, const cute_layout *A,
                                      const cute_layout *B, cute_error *err);
+
+/* The spans of t's top-level elements in one walk (cute_tuple_span of
+ * each is a walk from the start): sp[i] for i < max; returns rank(t). */
+int cute_tuple_spans(const cute_tuple *t, cute_span *sp, int max);
 
 /* Overflow error shorthand. */
 #define CUTE_OVERFLOW(err, what) \

@@ -12,6 +12,11 @@
  * 16) = (2,1):(1,16)), needed on the extended domain but always at
  * coordinate 0 inside (B, B*), which covers A; without it the rest mode
  * reads as the paper prints it ((8,16):(20,1) / <4:1,8:2> has rest (2,2)).
+ *
+ * Three ways to the same result: a closed form when every divided mode
+ * and tiler layout is one integral leaf (the tile of a matrix), written
+ * with its arrangement straight into out; a one-pass form for flat lists;
+ * the general path (tiler.c's apply over divide1), which alone reports.
  */
 #include "tiling.h"
 
@@ -206,37 +211,276 @@ static int divide_flat(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
+/* -------------------------------------------------------- closed form -- */
+
+/* A mode of A that is one integral leaf s:d, divided by a tiler layout
+ * that is one integral leaf t:u -- the tile of a matrix, the common case
+ * -- has a closed form.  complement(t:u, s) = (u, c):(1, t*u) with
+ * c = ceil(s / (t*u)) (complement.c: the hole below u, then the rest),
+ * coalesced (a size-1 leaf dropped, 1:0 when both are); and a one-leaf
+ * s:d composes with a leaf x:y by scaling y by d (composition.c: one mode,
+ * unbounded on its extended domain), so
+ *   s:d / t:u = (t, (u, c)):(d*u, (d, d*t*u))
+ * as divide1 makes it.  Tile t:tile, rest of nr leaves (a group if 2). */
+typedef struct split {
+  int64_t t, tile;
+  int nr;
+  int64_t rs[2], rd[2];
+} split;
+
+/* Is B one integral leaf, well formed (cute_tuple_check passes)? */
+static int one_leaf(const cute_layout *B)
+{
+  return B->shape.ntok == 1 && B->stride.ntok == 1 &&
+         B->shape.tok[0] == 'x' && B->stride.tok[0] == 'x' &&
+         B->shape.nleaf == 1 && B->stride.nleaf == 1 &&
+         B->shape.e[0] == 0 && B->stride.e[0] == 0;
+}
+
+/* The closed form of leaf k of A divided by B; 0 where it does not apply
+ * (B not one leaf, a size below 2, a stride not positive, an overflow):
+ * divide1 then decides. */
+static int split_leaf(split *q, const cute_layout *A, int k,
+                      const cute_layout *B)
+{
+  int64_t s = A->shape.v[k], d = A->stride.v[k], t, u, tu, dtu, c;
+  if (!one_leaf(B) || A->stride.e[k] != 0 || A->shape.e[k] != 0) return 0;
+  t = B->shape.v[0];
+  u = B->stride.v[0];
+  if (s < 2 || d <= 0 || t < 2 || u < 1 || cute_mul(t, u, &tu) ||
+      cute_mul(d, tu, &dtu))
+    return 0;
+  q->t = t;
+  q->tile = d * u; /* <= d*t*u */
+  q->nr = 0;
+  if (u > 1) {
+    q->rs[0] = u;
+    q->rd[0] = d;
+    q->nr = 1;
+  }
+  /* tu is nearly always a power of two: shift, a division costs tens of
+   * cycles (a third of the whole divide). */
+  if ((tu & (tu - 1)) == 0) {
+    int z = __builtin_ctzll((uint64_t)tu);
+    c = (s >> z) + ((s & (tu - 1)) != 0);
+  } else {
+    c = s / tu + (s % tu != 0);
+  }
+  if (c > 1) {
+    q->rs[q->nr] = c;
+    q->rd[q->nr++] = dtu;
+  }
+  if (q->nr == 0) {
+    q->rs[0] = 1;
+    q->rd[0] = 0;
+    q->nr = 1;
+  }
+  return 1;
+}
+
+/* The divide by T of n leaf modes of A in closed form, and where A's
+ * modes past them lie: tokens [tok0, tok0+ntok), leaves [leaf0, nleaf). */
+typedef struct closed {
+  int n, list, tok0, ntok, leaf0, nleaf, depth;
+  split q[CUTE_MAX_LEAVES];
+} closed;
+
+/* Fills c when T is one layout over a one-leaf A, or a flat list of n
+ * layouts over A's first n modes, each a leaf, all in closed form. */
+static int gather(closed *c, const cute_layout *A, const cute_tiler *T)
+{
+  const cute_tuple *as = &A->shape;
+  int i, p, d;
+  c->list = cute_tiler_tok(T, 0) == '<';
+  c->n = T->n;
+  if (c->list ? T->ntok != 0 && !cute_tiler_is_flat(T)
+              : cute_tiler_tok(T, 0) != 'L')
+    return 0;
+  if (as->tok[0] == 'x') {
+    c->tok0 = c->ntok = c->leaf0 = c->nleaf = c->depth = 0;
+    return c->n == 1 && split_leaf(&c->q[0], A, 0, &T->mode[0]);
+  }
+  if (!c->list || c->n < 1 || c->n > CUTE_MAX_LEAVES || c->n >= as->ntok)
+    return 0;
+  for (i = 0; i < c->n; i++)
+    if (as->tok[i + 1] != 'x' || !split_leaf(&c->q[i], A, i, &T->mode[i]))
+      return 0;
+  c->tok0 = c->n + 1;
+  c->ntok = as->ntok - 1 - c->tok0;
+  c->leaf0 = c->n;
+  c->nleaf = as->nleaf - c->n;
+  for (c->depth = d = 0, p = c->tok0; p < c->tok0 + c->ntok; p++) {
+    d += (as->tok[p] == '(') - (as->tok[p] == ')');
+    if (d > c->depth) c->depth = d;
+  }
+  return 1;
+}
+
+/* One token of the result, into its shape's and stride's tokens at once
+ * (a copy read back right after byte stores stalls on store forwarding);
+ * the next position.  Counters pass by value: through a pointer each
+ * store reloads them. */
+static int tok(cute_layout *o, int nt, char ch)
+{
+  o->shape.tok[nt] = ch;
+  o->stride.tok[nt] = ch;
+  return nt + 1;
+}
+
+static void leaf(cute_layout *o, int nl, int64_t s, int64_t d)
+{
+  o->shape.v[nl] = s;
+  o->shape.e[nl] = 0;
+  o->stride.v[nl] = d;
+  o->stride.e[nl] = 0;
+}
+
+/* The rest of q at token nt and leaf nl: whole (one element, a group
+ * when it has two leaves) or as its modes; the next token position. */
+static int rest(cute_layout *o, int nt, int nl, const split *q, int whole)
+{
+  int group = whole && q->nr == 2;
+  if (group) nt = tok(o, nt, '(');
+  nt = tok(o, nt, 'x');
+  leaf(o, nl, q->rs[0], q->rd[0]);
+  if (q->nr == 2) {
+    nt = tok(o, nt, 'x');
+    leaf(o, nl + 1, q->rs[1], q->rd[1]);
+  }
+  return group ? tok(o, nt, ')') : nt;
+}
+
+/* A's modes past the divided ones, moved to where they end the result
+ * (first: out may be A, and the result's head is longer than A's). */
+static void tail(cute_layout *o, const cute_layout *A, const closed *c,
+                 int nt, int nl)
+{
+  int k;
+  memmove(o->shape.tok + nt, A->shape.tok + c->tok0, c->ntok);
+  memcpy(o->stride.tok + nt, o->shape.tok + nt, c->ntok);
+  for (k = c->nleaf - 1; k >= 0; k--) {
+    o->shape.v[nl + k] = A->shape.v[c->leaf0 + k];
+    o->shape.e[nl + k] = 0;
+    o->stride.v[nl + k] = A->stride.v[c->leaf0 + k];
+    o->stride.e[nl + k] = A->stride.e[c->leaf0 + k];
+  }
+}
+
+/* The result's size: 0 when it would pass a limit (the general path then
+ * reports).  A zipped list nests A's modes past it one level deeper. */
+static int fits(const closed *c, int how, int *ntok, int *nleaf)
+{
+  int i, nt = 2 + c->ntok, nl = c->nleaf, deep = 0;
+  int split = !c->list && (how == CUTE_TILED || how == CUTE_FLAT);
+  for (i = 0; i < c->n; i++) {
+    nl += 1 + c->q[i].nr;
+    nt += 1 + (c->list && how < 0 ? 2 : 0) +
+          (c->q[i].nr == 2 ? (split ? 2 : 4) : 1);
+  }
+  if (c->list && how >= 0)
+    nt += (how == CUTE_FLAT ? 0 : 2) + (how == CUTE_ZIPPED ? 2 : 0);
+  if (c->list && how == CUTE_ZIPPED && c->ntok) deep = 2 + c->depth;
+  *ntok = nt;
+  *nleaf = nl;
+  return nt <= CUTE_MAX_TOKENS && nl <= CUTE_MAX_LEAVES &&
+         deep <= CUTE_MAX_DEPTH;
+}
+
+/* Writes the result arranged by how (tiling.h; -1 the logical divide):
+ *   logical  ((t0,r0),(t1,r1),...,A's rest)
+ *   zipped   ((t0,t1,...),(r0,r1,...,A's rest))
+ *   tiled    ((t0,t1,...),r0,r1,...,A's rest)
+ *   flat     (t0,t1,...,r0,r1,...,A's rest)
+ * T one layout over a one-leaf A: (t0,r0), tiled and flat splitting r0. */
+static void emit_closed(cute_layout *o, const cute_layout *A,
+                        const closed *c, int how, int ntok, int nleaf)
+{
+  int i, nt = 0, nl = 0, pair = how < 0 || !c->list;
+  int tiles = !pair && how != CUTE_FLAT, zipped = c->list && how == CUTE_ZIPPED;
+  int whole = how < 0 || how == CUTE_ZIPPED;
+  if (c->ntok) tail(o, A, c, ntok - 1 - zipped - c->ntok, nleaf - c->nleaf);
+  nt = tok(o, nt, '(');
+  if (tiles) nt = tok(o, nt, '(');
+  for (i = 0; i < c->n; i++) {
+    const split *q = &c->q[i];
+    if (pair && c->list) nt = tok(o, nt, '(');
+    nt = tok(o, nt, 'x');
+    leaf(o, nl++, q->t, q->tile);
+    if (pair) {
+      nt = rest(o, nt, nl, q, whole);
+      nl += q->nr;
+    }
+    if (pair && c->list) nt = tok(o, nt, ')');
+  }
+  if (tiles) nt = tok(o, nt, ')');
+  if (zipped) nt = tok(o, nt, '(');
+  for (i = 0; i < c->n && !pair; i++) {
+    nt = rest(o, nt, nl, &c->q[i], 1);
+    nl += c->q[i].nr;
+  }
+  nt += c->ntok;
+  nl += c->nleaf;
+  if (zipped) nt = tok(o, nt, ')');
+  nt = tok(o, nt, ')');
+  o->shape.ntok = o->stride.ntok = (uint8_t)nt;
+  o->shape.nleaf = o->stride.nleaf = (uint8_t)nl;
+}
+
+/* The divide by T arranged by how, in closed form (above); 0 where that
+ * does not apply.  Everything read from T before out is written, so out
+ * may be a layout of T; A's rest is moved before the head is written. */
+static int divide_closed(cute_layout *out, const cute_layout *A,
+                         const cute_tiler *T, int how)
+{
+  closed c;
+  int ntok, nleaf;
+  if (!gather(&c, A, T) || !fits(&c, how, &ntok, &nleaf)) return 0;
+  emit_closed(out, A, &c, how, ntok, nleaf);
+  return 1;
+}
+
+/* The divides: the closed form where it applies, else the one-pass form
+ * (arranged by the run), else the general path. */
+static int divide_pass(cute_layout *out, const cute_layout *A,
+                       const cute_tiler *T, int how)
+{
+  return divide_closed(out, A, T, how) || (how < 0 && divide_flat(out, A, T));
+}
+
 cute_status cute_logical_divide(cute_layout *out, const cute_layout *A,
                                 const cute_tiler *T, cute_error *err)
 {
   return cute_tiler_run(out, A, T, -1, "logical_divide",
-                        divide_flat, divide1, err);
+                        divide_pass, divide1, err);
 }
 
-cute_status cute_logical_divide_general(cute_layout *out, const cute_layout *A,
-                                  const cute_tiler *T, cute_error *err)
+cute_status cute_divide_general(cute_layout *out, const cute_layout *A,
+                                const cute_tiler *T, int how,
+                                cute_error *err)
 {
-  return cute_tiler_run(out, A, T, -1, "logical_divide",
-                        NULL, divide1, err);
+  static const char *const names[] = {"zipped_divide", "tiled_divide",
+                                      "flat_divide"};
+  return cute_tiler_run(out, A, T, how, how < 0 ? "logical_divide"
+                        : names[how], NULL, divide1, err);
 }
 
 cute_status cute_zipped_divide(cute_layout *out, const cute_layout *A,
                                const cute_tiler *T, cute_error *err)
 {
   return cute_tiler_run(out, A, T, CUTE_ZIPPED, "zipped_divide",
-                        divide_flat, divide1, err);
+                        divide_pass, divide1, err);
 }
 
 cute_status cute_tiled_divide(cute_layout *out, const cute_layout *A,
                               const cute_tiler *T, cute_error *err)
 {
   return cute_tiler_run(out, A, T, CUTE_TILED, "tiled_divide",
-                        divide_flat, divide1, err);
+                        divide_pass, divide1, err);
 }
 
 cute_status cute_flat_divide(cute_layout *out, const cute_layout *A,
                              const cute_tiler *T, cute_error *err)
 {
   return cute_tiler_run(out, A, T, CUTE_FLAT, "flat_divide",
-                        divide_flat, divide1, err);
+                        divide_pass, divide1, err);
 }

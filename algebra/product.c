@@ -49,11 +49,13 @@ static int product_append(cute_layout *r, const cute_layout *A,
  * (as divide_flat, divide.c): no mode of A copied out, no intermediate
  * copied back; 0 when T is another tiler or a step fails. */
 static int product_flat(cute_layout *out, const cute_layout *A,
-                        const cute_tiler *T)
+                        const cute_tiler *T, int how)
 {
   cute_layout tmp, *r;
   cute_span a;
-  int i, rank = cute_layout_rank(A), list = cute_tiler_tok(T, 0) == '<';
+  int i, rank, list = cute_tiler_tok(T, 0) == '<';
+  if (how >= 0) return 0; /* arranged by the run */
+  rank = cute_layout_rank(A);
   if (list ? !cute_tiler_is_flat(T) || T->n > rank
            : cute_tiler_tok(T, 0) != 'L')
     return 0;
@@ -84,11 +86,14 @@ cute_status cute_logical_product(cute_layout *out, const cute_layout *A,
                         product_flat, product1, err);
 }
 
-cute_status cute_logical_product_general(cute_layout *out, const cute_layout *A,
-                                  const cute_tiler *T, cute_error *err)
+cute_status cute_product_general(cute_layout *out, const cute_layout *A,
+                                 const cute_tiler *T, int how,
+                                 cute_error *err)
 {
-  return cute_tiler_run(out, A, T, -1, "logical_product",
-                        NULL, product1, err);
+  static const char *const names[] = {"zipped_product", "tiled_product",
+                                      "flat_product"};
+  return cute_tiler_run(out, A, T, how, how < 0 ? "logical_product"
+                        : names[how], NULL, product1, err);
 }
 
 cute_status cute_zipped_product(cute_layout *out, const cute_layout *A,

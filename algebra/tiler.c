@@ -310,7 +310,8 @@ cute_status cute_tiler_run(cute_layout *out, const cute_layout *A,
 {
   cute_layout R;
   cute_status st = cute_tiler_check(T, err);
-  if (st == CUTE_OK && !(pass && pass(how < 0 ? out : &R, A, T))) {
+  if (st == CUTE_OK && pass && pass(out, A, T, how)) return CUTE_OK;
+  if (st == CUTE_OK && !(pass && how >= 0 && pass(&R, A, T, -1))) {
     st = cute_tiler_apply(&R, A, T, 1, op, err);
     if (st == CUTE_OK && how < 0) cute_scratch_end(out, &R);
   }

@@ -39,14 +39,16 @@ cute_status cute_tiler_arrange(cute_layout *out, const cute_layout *D,
                                const cute_tiler *T, int how,
                                cute_error *err);
 
-/* A one-pass form of a by-mode operation: 1 when it wrote the result to
- * out, 0 when the general path must run (see cute_tiler_target). */
+/* A one-pass form of a by-mode operation, arranged by how (-1: as it
+ * is): 1 when it wrote the result to out, 0 when the general path must
+ * run (see cute_tiler_target). */
 typedef int (*cute_tile_pass)(cute_layout *out, const cute_layout *A,
-                              const cute_tiler *T);
+                              const cute_tiler *T, int how);
 
 /* The divides and products: op by T over A (keep_rest) -- through `pass`
- * where it can, when not NULL -- then its arrangement `how` (-1: none);
- * errors in the context of the call `name`. */
+ * where it can, when not NULL: arranged by it, else as it is and then
+ * arranged -- then its arrangement `how` (-1: none); errors in the
+ * context of the call `name`. */
 cute_status cute_tiler_run(cute_layout *out, const cute_layout *A,
                            const cute_tiler *T, int how, const char *name,
                            cute_tile_pass pass, cute_tile_fn op,
@@ -85,13 +87,14 @@ cute_status cute_composition_append(cute_layout *r, const cute_layout *A,
                                     const cute_span *a, const cute_layout *B,
                                     char *why, size_t cap);
 
-/* The logical divide and product without their one-pass forms for flat
- * tilers (divide.c, product.c): the same results, which
- * spec/c/test_fast_paths.c checks on random inputs. */
-cute_status cute_logical_divide_general(cute_layout *out, const cute_layout *A,
-                                        const cute_tiler *T, cute_error *err);
-cute_status cute_logical_product_general(cute_layout *out,
-                                         const cute_layout *A,
-                                         const cute_tiler *T, cute_error *err);
+/* The divides and products arranged by how (-1: the logical ones) without
+ * their fast forms (divide.c, product.c): the same results and messages,
+ * which spec/c/test_fast_paths.c checks on random inputs. */
+cute_status cute_divide_general(cute_layout *out, const cute_layout *A,
+                                const cute_tiler *T, int how,
+                                cute_error *err);
+cute_status cute_product_general(cute_layout *out, const cute_layout *A,
+                                 const cute_tiler *T, int how,
+                                 cute_error *err);
 
 #endif

@@ -266,6 +266,29 @@ int cute_tuple_span(const cute_tuple *t, int i, cute_span *sp)
   return cute_tuple_child(t, &whole, i, sp);
 }
 
+int cute_tuple_spans(const cute_tuple *t, cute_span *sp, int max)
+{
+  int p = 1, leaf = 0, r = 0, n, q;
+  if (t->ntok == 0 || t->tok[0] != '(') {
+    if (max > 0) {
+      sp->tok0 = sp->leaf0 = 0;
+      sp->tok1 = NTOK(t);
+      sp->leaf1 = t->nleaf;
+    }
+    return 1;
+  }
+  for (; p < NTOK(t) && t->tok[p] != ')'; p = q, leaf += n, r++) {
+    q = skip_elem(t, p, &n);
+    if (r < max) {
+      sp[r].tok0 = p;
+      sp[r].tok1 = q;
+      sp[r].leaf0 = leaf;
+      sp[r].leaf1 = leaf + n;
+    }
+  }
+  return r;
+}
+
 /* Copies in fixed-size chunks (rounded up inside the arrays' capacity):
  * a variable-length memcpy of a few bytes costs more than the copy. */
 void cute_tuple_copy(cute_tuple *dst, const cute_tuple *src)

@@ -9,6 +9,7 @@
 #include "leaves.h"
 #include "tiling.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* A's strides negated at random, some scaled far (index and extent
@@ -70,9 +71,25 @@ static void same(const char *op, const cute_layout *A, int64_t arg,
         "%s(%s, %lld): fast %s, general %s", op, S(A), (long long)arg, a, b);
 }
 
+/* One leaf s:d, as an integer or as (s):(d): the closed-form complement's
+ * inputs, with their edges (size 1, stride 0, 1, negative, overflowing,
+ * a basis, a binary stride). */
+static cute_layout one_leaf(test_rng *r)
+{
+  static const char *const edges[] = {"1:0", "1:5", "7:0", "4:1", "(4):(1)",
+                                      "8:-2", "(3):(1@0)", "4:F3", "4:0@1",
+                                      "4611686018427387904:4", "(5):(0)"};
+  char text[64];
+  int64_t pick = rng_range(r, 0, 3);
+  if (pick == 0) return L(edges[rng_range(r, 0, 10)]);
+  snprintf(text, sizeof text, pick == 1 ? "(%lld):(%lld)" : "%lld:%lld",
+           (long long)rng_range(r, 1, 12), (long long)rng_range(r, 0, 64));
+  return L(text);
+}
+
 static void complement(test_rng *r, int t)
 {
-  cute_layout A = random_layout(r, t), R1, R2, X;
+  cute_layout A = t % 4 ? random_layout(r, t) : one_leaf(r), R1, R2, X;
   cute_error e1, e2;
   int64_t M = rng_range(r, 0, 3) == 0 ? 0 : rng_range(r, 1, 5000);
   cute_status s1 = cute_complement(&R1, &A, M, &e1);
@@ -98,16 +115,29 @@ static void unary(test_rng *r, int t, const char *op, unary_fn fast,
   same(op, &A, 0, s1, &X, &e1, s2, &R2, &e2);
 }
 
+/* A layout of one leaf t:u, the common tile, for the closed forms: t
+ * and u small (size 1, stride 0 and negative now and then), or huge. */
+static cute_layout leaf_layout(test_rng *r)
+{
+  cute_layout B;
+  cute_tuple_int(&B.shape, rng_range(r, 1, 20));
+  cute_tuple_int(&B.stride, rng_range(r, -1, 9));
+  if (rng_range(r, 0, 30) == 0) B.stride.v[0] = (int64_t)1 << 61;
+  if (rng_range(r, 0, 30) == 0) B.shape.v[0] = (int64_t)1 << 40;
+  return B;
+}
+
 /* A tiler for A: one layout (tok "L"), `_`, a flat list of up to rank(A)
- * layouts (ntok 0), or a list with `_` or a nested list in it (which the
- * one-pass forms leave to the general path); its layouts small injective
- * ones that often divide A's modes, sometimes any layout (divisibility
- * failures, stride-0 modes). */
+ * layouts (ntok 0, or tokens "<LL>"), or a list with `_` or a nested list
+ * in it (which the one-pass forms leave to the general path); its layouts
+ * small injective ones that often divide A's modes, sometimes any layout
+ * (divisibility failures, stride-0 modes), often one leaf. */
 static void random_tiler(test_rng *r, cute_tiler *T, const cute_layout *A)
 {
-  static const char *const shapes[] = {"L", "_", "<L_>", "<_L>", "<<L>L>"};
-  int i, rank = cute_layout_rank(A), pick = (int)rng_range(r, 0, 9);
-  if (pick < 5) {
+  static const char *const shapes[] = {"L", "_", "<L_>", "<_L>", "<<L>L>",
+                                       "<LL>"};
+  int i, rank = cute_layout_rank(A), pick = (int)rng_range(r, 0, 10);
+  if (pick < 6) {
     T->ntok = (uint8_t)strlen(shapes[pick]);
     memcpy(T->tok, shapes[pick], T->ntok);
     for (T->n = 0, i = 0; i < T->ntok; i++) T->n += T->tok[i] == 'L';
@@ -117,9 +147,9 @@ static void random_tiler(test_rng *r, cute_tiler *T, const cute_layout *A)
   }
   for (i = 0; i < T->n; i++) {
     cute_layout *B = &T->mode[i];
-    int k;
-    *B = rng_range(r, 0, 3) == 0 ? rng_layout(r, 2, 3, 4, 16)
-                                  : rng_injective_layout(r, 2, 3, 16);
+    int k, pick2 = (int)rng_range(r, 0, 7);
+    *B = pick2 < 2 ? rng_layout(r, 2, 3, 4, 16)
+         : pick2 < 5 ? rng_injective_layout(r, 2, 3, 16) : leaf_layout(r);
     if (rng_range(r, 0, 7) == 0) /* a coordinate tiler */
       for (k = 0; k < B->stride.nleaf; k++)
         if (B->stride.v[k] != 0)
@@ -136,19 +166,37 @@ static cute_layout with_sum(test_rng *r, cute_layout A)
   return rng_range(r, 0, 9) == 0 ? L(sums[rng_range(r, 0, 3)]) : A;
 }
 
+/* A left operand for a tiler: as above, or flat (modes of one leaf: the
+ * divide's closed form) as often. */
+static cute_layout random_operand(test_rng *r, int t)
+{
+  cute_layout A;
+  if (rng_range(r, 0, 1)) return with_sum(r, random_layout(r, t));
+  A = rng_layout(r, 1, 4, 64, 1 << 16);
+  if (t % 7 == 0) perturb(r, &A);
+  return A;
+}
+
 typedef cute_status (*tiler_fn)(cute_layout *out, const cute_layout *A,
                                 const cute_tiler *T, cute_error *err);
 
-static void by_tiler(test_rng *r, int t, const char *op, tiler_fn fast,
-                     tiler_fn general, int *ok)
+/* The fast form and the general one of the operation arranged by how:
+ * the same status, message and layout, also with out aliasing A or a
+ * layout of T. */
+static void by_tiler(test_rng *r, int t, const char *op, int how,
+                     cute_status (*general)(cute_layout *,
+                                            const cute_layout *,
+                                            const cute_tiler *, int,
+                                            cute_error *),
+                     tiler_fn fast, int *ok)
 {
   static cute_tiler T; /* 31 KB: not on the stack */
-  cute_layout A = with_sum(r, random_layout(r, t)), R1, R2, X;
+  cute_layout A = random_operand(r, t), R1, R2, X;
   cute_error e1, e2;
   cute_status s1, s2;
   random_tiler(r, &T, &A);
   s1 = fast(&R1, &A, &T, &e1);
-  s2 = general(&R2, &A, &T, &e2);
+  s2 = general(&R2, &A, &T, how, &e2);
   same(op, &A, T.n, s1, &R1, &e1, s2, &R2, &e2);
   *ok += s2 == CUTE_OK;
   X = A;
@@ -211,13 +259,15 @@ static cute_status compose_general(cute_layout *out, const cute_layout *A,
   return cute_composition_general(out, A, B, err);
 }
 
-/* Composition by a tiler, mode by mode through the general path. */
+/* Composition by a tiler, mode by mode through the general path (how:
+ * none, -1). */
 static cute_status composition_tiler_general(cute_layout *out,
                                              const cute_layout *A,
-                                             const cute_tiler *T,
+                                             const cute_tiler *T, int how,
                                              cute_error *err)
 {
   cute_status st = cute_tiler_check(T, err);
+  (void)how;
   if (st) return st;
   if (cute_tiler_tok(T, 0) == 'L')
     return cute_composition_general(out, A, &T->mode[0], err);
@@ -227,13 +277,18 @@ static cute_status composition_tiler_general(cute_layout *out,
 
 int main(void)
 {
+  static const tiler_fn divides[] = {cute_zipped_divide, cute_tiled_divide,
+                                     cute_flat_divide};
+  static const tiler_fn products[] = {cute_zipped_product,
+                                      cute_tiled_product, cute_flat_product};
   test_rng r;
-  int t, divided = 0, multiplied = 0, composed = 0, tiled = 0;
+  int t, how, divided = 0, multiplied = 0, arranged = 0, composed = 0;
+  int tiled = 0;
   rng_seed(&r, 14);
   for (t = 0; t < 20000; t++) {
     composition(&r, t, &composed);
-    by_tiler(&r, t, "composition", cute_composition_tiler,
-             composition_tiler_general, &tiled);
+    by_tiler(&r, t, "composition", -1, composition_tiler_general,
+             cute_composition_tiler, &tiled);
   }
   for (t = 0; t < 20000; t++) {
     complement(&r, t);
@@ -243,14 +298,21 @@ int main(void)
           cute_left_inverse_general);
   }
   for (t = 0; t < 10000; t++) {
-    by_tiler(&r, t, "logical_divide", cute_logical_divide,
-             cute_logical_divide_general, &divided);
-    by_tiler(&r, t, "logical_product", cute_logical_product,
-             cute_logical_product_general, &multiplied);
+    by_tiler(&r, t, "logical_divide", -1, cute_divide_general,
+             cute_logical_divide, &divided);
+    by_tiler(&r, t, "logical_product", -1, cute_product_general,
+             cute_logical_product, &multiplied);
+    for (how = CUTE_ZIPPED; how <= CUTE_FLAT; how++) {
+      by_tiler(&r, t, "divide arranged", how, cute_divide_general,
+               divides[how], &arranged);
+      by_tiler(&r, t, "product arranged", how, cute_product_general,
+               products[how], &arranged);
+    }
   }
   /* Enough of them succeed for the comparison to mean something. */
-  CHECK(divided > 2000 && multiplied > 2000, "%d divides, %d products "
-        "succeeded", divided, multiplied);
+  CHECK(divided > 2000 && multiplied > 2000 && arranged > 12000,
+        "%d divides, %d products, %d arranged succeeded", divided,
+        multiplied, arranged);
   CHECK(composed > 6000 && tiled > 6000, "%d compositions, %d by tilers "
         "succeeded", composed, tiled);
   return test_finish();
