@@ -228,15 +228,6 @@ typedef struct split {
   int64_t rs[2], rd[2];
 } split;
 
-/* Is B one integral leaf, well formed (cute_tuple_check passes)? */
-static int one_leaf(const cute_layout *B)
-{
-  return B->shape.ntok == 1 && B->stride.ntok == 1 &&
-         B->shape.tok[0] == 'x' && B->stride.tok[0] == 'x' &&
-         B->shape.nleaf == 1 && B->stride.nleaf == 1 &&
-         B->shape.e[0] == 0 && B->stride.e[0] == 0;
-}
-
 /* The closed form of leaf k of A divided by B; 0 where it does not apply
  * (B not one leaf, a size below 2, a stride not positive, an overflow):
  * divide1 then decides. */
@@ -244,7 +235,7 @@ static int split_leaf(split *q, const cute_layout *A, int k,
                       const cute_layout *B)
 {
   int64_t s = A->shape.v[k], d = A->stride.v[k], t, u, tu, dtu, c;
-  if (!one_leaf(B) || A->stride.e[k] != 0 || A->shape.e[k] != 0) return 0;
+  if (!cute_tiler_leaf(B) || A->stride.e[k] != 0 || A->shape.e[k] != 0) return 0;
   t = B->shape.v[0];
   u = B->stride.v[0];
   if (s < 2 || d <= 0 || t < 2 || u < 1 || cute_mul(t, u, &tu) ||

@@ -37,17 +37,21 @@ cute_status cute_scratch_tok(cute_layout *r, char c, cute_error *err)
 cute_status cute_scratch_span(cute_layout *r, const cute_layout *src,
                               const cute_span *sp, cute_error *err)
 {
-  int nt = sp->tok1 - sp->tok0, nl = sp->leaf1 - sp->leaf0, n0;
+  int nt = sp->tok1 - sp->tok0, nl = sp->leaf1 - sp->leaf0, n0, i;
   if (r->shape.ntok + nt > CUTE_MAX_TOKENS ||
       r->shape.nleaf + nl > CUTE_MAX_LEAVES)
     return cute_scratch_full(err);
   n0 = r->shape.nleaf;
-  memcpy(r->shape.tok + r->shape.ntok, src->shape.tok + sp->tok0, nt);
-  memcpy(r->shape.v + n0, src->shape.v + sp->leaf0, nl * sizeof(int64_t));
-  memset(r->shape.e + n0, 0, nl * sizeof(cute_basis));
-  memcpy(r->stride.v + n0, src->stride.v + sp->leaf0, nl * sizeof(int64_t));
-  memcpy(r->stride.e + n0, src->stride.e + sp->leaf0,
-         nl * sizeof(cute_basis));
+  /* Loops, not memcpy: a piece is a few tokens and leaves, and a call
+   * per array cost more than the copies. */
+  for (i = 0; i < nt; i++)
+    r->shape.tok[r->shape.ntok + i] = src->shape.tok[sp->tok0 + i];
+  for (i = 0; i < nl; i++) {
+    r->shape.v[n0 + i] = src->shape.v[sp->leaf0 + i];
+    r->shape.e[n0 + i] = 0;
+    r->stride.v[n0 + i] = src->stride.v[sp->leaf0 + i];
+    r->stride.e[n0 + i] = src->stride.e[sp->leaf0 + i];
+  }
   r->shape.ntok = (uint8_t)(r->shape.ntok + nt);
   r->shape.nleaf = (uint8_t)(n0 + nl);
   return CUTE_OK;

@@ -28,6 +28,37 @@ static cute_status product1(cute_layout *out, const cute_layout *A,
   return cute_layout_concat(out, parts, 2, err);
 }
 
+/* Appends star o B to r when star is one leaf c:D (A's complement, when
+ * A is compact: the usual case) and B integral: each leaf s:d of B is
+ * s:D*d, as composition.c makes it (one mode of star, unbounded on its
+ * extended domain: it scales), s:0 for d = 0 and 1:0 for s = 1.  0 where
+ * that does not apply (a negative or basis stride, an overflow, no room):
+ * r's counts are then untouched, and cute_composition decides. */
+static int scaled(cute_layout *r, const cute_layout *star,
+                  const cute_layout *B)
+{
+  const cute_tuple *bs = &B->shape, *bd = &B->stride;
+  int k, nt = r->shape.ntok, nl = r->shape.nleaf;
+  int64_t D = star->stride.v[0], d;
+  if (star->shape.ntok != 1 || nt + bs->ntok + 2 > CUTE_MAX_TOKENS ||
+      nl + bs->nleaf > CUTE_MAX_LEAVES)
+    return 0;
+  for (k = 0; k < bs->nleaf; k++, nl++) {
+    int64_t s = bs->v[k];
+    if (bs->e[k] != 0 || bd->e[k] != 0 || bd->v[k] < 0) return 0;
+    d = 0; /* a size-1 leaf still overflows as composition.c's does */
+    if (bd->v[k] != 0 && cute_mul(D, bd->v[k], &d)) return 0;
+    r->shape.v[nl] = s;
+    r->shape.e[nl] = 0;
+    r->stride.v[nl] = s == 1 ? 0 : d;
+    r->stride.e[nl] = 0;
+  }
+  for (k = 0; k < bs->ntok; k++) r->shape.tok[nt + k] = bs->tok[k];
+  r->shape.ntok = (uint8_t)(nt + bs->ntok);
+  r->shape.nleaf = (uint8_t)nl;
+  return 1;
+}
+
 /* Appends (A_a, A_a* o B) to the scratch r for the element a of A, as
  * product1 makes it (its own group); 0 when a step fails or a limit
  * would be passed: the general path then reports. */
@@ -35,14 +66,15 @@ static int product_append(cute_layout *r, const cute_layout *A,
                           const cute_span *a, const cute_layout *B)
 {
   cute_layout star, grid;
-  if (cute_tuple_check(&B->shape, NULL) ||
-      cute_tuple_check(&B->stride, NULL) ||
+  if (!cute_tiler_layout_ok(B) ||
       !cute_complement_integral(&star, A, a, 0) ||
-      cute_composition(&grid, &star, B, NULL) ||
-      cute_scratch_tok(r, '(', NULL) || cute_scratch_span(r, A, a, NULL) ||
-      cute_scratch_whole(r, &grid, NULL) || cute_scratch_tok(r, ')', NULL))
+      cute_scratch_tok(r, '(', NULL) || cute_scratch_span(r, A, a, NULL))
     return 0;
-  return 1; /* its depth: product_flat checks the whole result */
+  if (!scaled(r, &star, B) &&
+      (cute_composition(&grid, &star, B, NULL) ||
+       cute_scratch_whole(r, &grid, NULL)))
+    return 0;
+  return !cute_scratch_tok(r, ')', NULL); /* depth: product_flat checks */
 }
 
 /* The logical product by a layout or a flat list of layouts in one pass
@@ -53,28 +85,23 @@ static int product_flat(cute_layout *out, const cute_layout *A,
 {
   cute_layout tmp, *r;
   cute_span a;
-  int i, rank, list = cute_tiler_tok(T, 0) == '<';
+  int i, rank = 0, list = cute_tiler_tok(T, 0) == '<';
   if (how >= 0) return 0; /* arranged by the run */
-  rank = cute_layout_rank(A);
-  if (list ? !cute_tiler_is_flat(T) || T->n > rank
-           : cute_tiler_tok(T, 0) != 'L')
-    return 0;
+  if (list && (rank = cute_layout_rank(A)) < T->n) return 0;
+  if (list ? !cute_tiler_is_flat(T) : cute_tiler_tok(T, 0) != 'L') return 0;
   r = cute_tiler_target(out, &tmp, A, T);
   if (list) r->shape.tok[r->shape.ntok++] = '(';
+  a.tok0 = a.leaf0 = 0;
+  a.tok1 = A->shape.ntok;
+  a.leaf1 = A->shape.nleaf;
   for (i = 0; i < (list ? T->n : 1); i++) {
-    if (list) {
-      cute_tuple_span(&A->shape, i, &a); /* i < rank: it exists */
-    } else {
-      a.tok0 = a.leaf0 = 0;
-      a.tok1 = A->shape.ntok;
-      a.leaf1 = A->shape.nleaf;
-    }
+    if (list) cute_tuple_span(&A->shape, i, &a); /* i < rank: it exists */
     if (!product_append(r, A, &a, &T->mode[i])) return 0;
   }
   if (list && (cute_scratch_modes(r, A, T->n, rank, NULL) ||
                cute_scratch_tok(r, ')', NULL)))
     return 0;
-  if (cute_tuple_check(&r->shape, NULL)) return 0;
+  if (cute_tiler_deep(r) && cute_tuple_check(&r->shape, NULL)) return 0;
   cute_tiler_done(out, r);
   return 1;
 }

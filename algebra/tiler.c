@@ -63,6 +63,7 @@ cute_status cute_tiler_check(const cute_tiler *T, cute_error *err)
   if (T->ntok > CUTE_MAX_TILER_TOKENS)
     return malformed(err, "too many tokens");
   if (T->ntok == 0) return CUTE_OK; /* <L...L>: well formed by its making */
+  if (T->ntok == 1 && T->tok[0] == 'L' && T->n == 1) return CUTE_OK;
   len = cute_tiler_len(T);
   for (p = 0; p < len; p++) {
     char c = cute_tiler_tok(T, p);
@@ -263,6 +264,43 @@ void cute_tiler_done(cute_layout *out, cute_layout *r)
   memcpy(out->stride.tok, out->shape.tok, out->shape.ntok);
   out->stride.ntok = out->shape.ntok;
   out->stride.nleaf = out->shape.nleaf;
+}
+
+int cute_tiler_leaf(const cute_layout *B)
+{
+  return B->shape.ntok == 1 && B->stride.ntok == 1 &&
+         B->shape.tok[0] == 'x' && B->stride.tok[0] == 'x' &&
+         B->shape.nleaf == 1 && B->stride.nleaf == 1 &&
+         B->shape.e[0] == 0 && B->stride.e[0] == 0;
+}
+
+/* Is B integral, its shape a leaf or a flat group (x0,x1,...) and its
+ * stride of the same tokens?  Then cute_tuple_check passes on both, in
+ * a fraction of its walk (each of a tiler's layouts is checked on every
+ * call). */
+static int flat_integral(const cute_layout *B)
+{
+  const cute_tuple *s = &B->shape, *d = &B->stride;
+  int k, n = s->ntok, bad = 0;
+  if (n < 1 || n > CUTE_MAX_TOKENS || d->ntok != n ||
+      s->nleaf != (n == 1 ? 1 : n - 2) || d->nleaf != s->nleaf)
+    return 0;
+  if (n > 1) bad = s->tok[0] != '(' || s->tok[n - 1] != ')';
+  for (k = n > 1; k < n - (n > 1); k++) bad |= s->tok[k] != 'x';
+  for (k = 0; k < n; k++) bad |= d->tok[k] != s->tok[k];
+  for (k = 0; k < s->nleaf; k++) bad |= (s->e[k] | d->e[k]) != 0;
+  return !bad;
+}
+
+int cute_tiler_layout_ok(const cute_layout *B)
+{
+  return flat_integral(B) || (!cute_tuple_check(&B->shape, NULL) &&
+                              !cute_tuple_check(&B->stride, NULL));
+}
+
+int cute_tiler_deep(const cute_layout *r)
+{
+  return r->shape.ntok > 2 * CUTE_MAX_DEPTH;
 }
 
 int cute_tiler_is_flat(const cute_tiler *T)

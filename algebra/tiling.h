@@ -68,6 +68,14 @@ cute_layout *cute_tiler_target(cute_layout *out, cute_layout *tmp,
                                const cute_layout *A, const cute_tiler *T);
 void cute_tiler_done(cute_layout *out, cute_layout *r);
 
+/* Is B one integral leaf, well formed? */
+int cute_tiler_leaf(const cute_layout *B);
+/* Does a layout of a tiler pass cute_tuple_check (shape and stride)? */
+int cute_tiler_layout_ok(const cute_layout *B);
+/* Could the scratch r be deeper than CUTE_MAX_DEPTH?  0 when its token
+ * count rules that out (a depth d takes 2d+1 tokens), saving the walk. */
+int cute_tiler_deep(const cute_layout *r);
+
 /* Is T a flat list of layouts (every element 'L', at depth 1)? */
 int cute_tiler_is_flat(const cute_tiler *T);
 

@@ -102,7 +102,19 @@ static int l_max_common_layout(lua_State *L)
 
 /* --------------------------------------------------------- algebra -- */
 
-static int l_composition(lua_State *L)
+/* An argument error of composition: Lua's own for a call, and the same
+ * message naming composition at the caller's line for A * B, where Lua
+ * would name the metamethod ("mul") or a module path. */
+static int composition_argerror(lua_State *L, int as_op, int arg,
+                                const char *msg)
+{
+  if (!as_op) return luaL_argerror(L, arg, msg);
+  return luaL_error(L, "bad argument #%d to 'composition' (%s)", arg, msg);
+}
+
+static int l_composition(lua_State *L);
+
+static int composition(lua_State *L, int as_op)
 {
   cute_layout bbuf, *A = cutelua_testlayout(L, 1);
   cute_composed *C = A ? NULL : cutelua_testcomposed(L, 1);
@@ -113,11 +125,12 @@ static int l_composition(lua_State *L)
   if (!A && (tiler || !C))
     CUTELUA_ON_COMPOSED(L, l_composition, "composition");
   if (!A && !C && !cutelua_testclass(L, 1, CUTELUA_CLASS_SWIZZLE))
-    return luaL_typeerror(L, 1, "cute.Layout, cute.Swizzle or "
-                                "cute.ComposedLayout");
+    return composition_argerror(L, as_op, 1, cutelua_typemsg(L, 1,
+      "cute.Layout, cute.Swizzle or cute.ComposedLayout"));
   if (A && tiler)
     return cutelua_composition_tiler(L);   /* a tiler: lua_tiler.c */
-  B = cutelua_checkoperand(L, 2, &bbuf);
+  if ((B = cutelua_testoperand(L, 2, &bbuf)) == NULL)
+    return composition_argerror(L, as_op, 2, cutelua_operand_msg(L, 2));
   if (A) {
     cute_layout *u = cutelua_pushlayout(L, NULL);
     if (cute_composition(u, A, B, &err)) return cutelua_error(L, &err);
@@ -137,16 +150,18 @@ static int l_composition(lua_State *L)
   return 1;
 }
 
+static int l_composition(lua_State *L)
+{
+  return composition(L, 0);
+}
+
 /* A * B for layouts, swizzles and composed layouts: composition(A, B),
- * cute.composition itself (cute.core's), called as a function from C, so
- * that its argument errors read as they do through cute.composition. */
+ * run in the metamethod's own frame, so that its errors carry the line
+ * of the expression. */
 int cutelua_compose_op(lua_State *L)
 {
   lua_settop(L, 2);
-  lua_pushcfunction(L, l_composition);
-  lua_insert(L, 1);
-  lua_call(L, 2, 1);
-  return 1;
+  return composition(L, 1);
 }
 
 /* complement(A [, cotarget]); the cotarget may be a shape (its size).
@@ -156,12 +171,16 @@ int cutelua_compose_op(lua_State *L)
 static int l_complement(lua_State *L)
 {
   /* of a composed layout: its layout's (CuTe's complement of layout_b) */
-  cute_composed *C = cutelua_testcomposed(L, 1);
-  cute_layout *A = C ? &C->layout : cutelua_checklayout(L, 1), *u;
+  cute_layout *A = cutelua_testlayout(L, 1), *u;
+  cute_composed *C = A ? NULL : cutelua_testcomposed(L, 1);
   cute_tuple shape;
   cute_error err;
+  lua_Integer v;
   int64_t m = 0;
-  if (!lua_isnoneornil(L, 2)) {
+  if (!A) A = C ? &C->layout : cutelua_checklayout(L, 1);
+  if (cutelua_tointeger(L, 2, &v) && v > 0) {
+    m = (int64_t)v;             /* the usual cotarget: its own size */
+  } else if (!lua_isnoneornil(L, 2)) {
     cutelua_checktuple(L, 2, &shape);
     if (cute_tuple_size(&shape, &m, &err)) return cutelua_argerror(L, 2, &err);
     if (m <= 0)

@@ -212,6 +212,38 @@ static int in_stdlib(const lua_Debug *ar, const char *dir, size_t n)
   return ar->what[0] != 'C' && strncmp(ar->source, dir, n) == 0;
 }
 
+/* The functions of cute.core, as keys of a registry table: a frame of one
+ * of them that called into the stdlib (a composed layout's __layout_b, a
+ * tensor's __tile) is a step of the call the user made, not its caller. */
+static const char core_functions_key = 0;
+
+static void keep_functions(lua_State *L)
+{
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, -3)) {
+    if (lua_iscfunction(L, -1)) {
+      lua_pushboolean(L, 1);
+      lua_rawset(L, -4);
+    } else {
+      lua_pop(L, 1);
+    }
+  }
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &core_functions_key);
+}
+
+/* Is the C frame ar a function of cute.core? */
+static int is_core_function(lua_State *L, lua_Debug *ar)
+{
+  int is;
+  lua_getinfo(L, "f", ar);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &core_functions_key);
+  lua_insert(L, -2);
+  is = lua_rawget(L, -2) == LUA_TBOOLEAN;
+  lua_pop(L, 2);
+  return is;
+}
+
 /* core.raise(msg), called by cute/error.lua only: raises msg at the line
  * that called into the stdlib, wherever in it the error was found, so no
  * stdlib function counts levels or re-raises.  The chunks sharing
@@ -240,6 +272,7 @@ static int core_raise(lua_State *L)
     if (ar.what[0] == 'C' && lua_getstack(L, level + 1, &up) &&
         lua_getinfo(L, "S", &up) && in_stdlib(&up, dir, n))
       continue;
+    if (ar.what[0] == 'C' && is_core_function(L, &ar)) continue;
     break;
   }
   if (ar.currentline > 0) {
@@ -267,5 +300,6 @@ int luaopen_cute_core(lua_State *L)
   lua_setfield(L, -2, "mark_tuple");
   lua_pushcfunction(L, core_raise);
   lua_setfield(L, -2, "raise");
+  keep_functions(L);
   return 1;
 }

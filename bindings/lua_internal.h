@@ -67,6 +67,15 @@ int cutelua_composed_op(lua_State *L, lua_CFunction op, const char *name);
     if (!cutelua_testlayout(L, 1) && \
         (n_ = cutelua_composed_op(L, self, name)) >= 0) return n_; \
   } while (0)
+/* The same for an operation that reads a Layout at index 1: A = that
+ * Layout (tested once), else the composed value's result is returned,
+ * else the usual argument error: CUTELUA_LAYOUT_ARG(L, A, self, "name"). */
+#define CUTELUA_LAYOUT_ARG(L, A, self, name) do { \
+    int n_; \
+    if (((A) = cutelua_testlayout(L, 1)) != NULL) break; \
+    if ((n_ = cutelua_composed_op(L, self, name)) >= 0) return n_; \
+    (A) = cutelua_checklayout(L, 1); \
+  } while (0)
 /* An operation that is not op(layout_b) on a composed layout (the
  * inverses): when the value at index 1 is composed, calls
  * cute.composed_layout's function `name` over the arguments and returns
@@ -99,6 +108,14 @@ const char *cutelua_checktext(lua_State *L, int arg);
  * *buf for an integer n > 0; NULL for anything else. */
 const cute_layout *cutelua_testoperand(lua_State *L, int idx,
                                        cute_layout *buf);
+
+/* The message cutelua_checkoperand raises for the value at idx, which
+ * cutelua_testoperand refused: "cute.Layout or integer expected, got
+ * string", or why n:1 is no layout for an integer n <= 0. */
+const char *cutelua_operand_msg(lua_State *L, int idx);
+/* luaL_typeerror's message, pushed: "expected expected, got T" (T the
+ * value's __name, or its type). */
+const char *cutelua_typemsg(lua_State *L, int arg, const char *expected);
 
 /* luaL_check-style tuple argument. */
 void cutelua_checktuple(lua_State *L, int arg, cute_tuple *out);

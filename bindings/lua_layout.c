@@ -66,17 +66,23 @@ const cute_layout *cutelua_testoperand(lua_State *L, int idx,
   return buf;
 }
 
+const char *cutelua_operand_msg(lua_State *L, int idx)
+{
+  cute_layout buf;
+  cute_error err;
+  lua_Integer v;
+  if (!cutelua_tointeger(L, idx, &v))
+    return cutelua_typemsg(L, idx, "cute.Layout or integer");
+  make_n1(&buf, v, &err);
+  return lua_pushstring(L, err.msg);
+}
+
 const cute_layout *cutelua_checkoperand(lua_State *L, int idx,
                                         cute_layout *buf)
 {
-  cute_layout *l = cutelua_testlayout(L, idx);
-  cute_error err;
-  lua_Integer v;
-  if (l) return l;
-  if (!cutelua_tointeger(L, idx, &v))
-    luaL_typeerror(L, idx, "cute.Layout or integer");
-  if (make_n1(buf, v, &err)) cutelua_argerror(L, idx, &err);
-  return buf;
+  const cute_layout *l = cutelua_testoperand(L, idx, buf);
+  if (l == NULL) luaL_argerror(L, idx, cutelua_operand_msg(L, idx));
+  return l;
 }
 
 /* ------------------------------------------------------ constructors -- */

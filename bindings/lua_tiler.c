@@ -107,17 +107,19 @@ static const char *what(lua_State *L, int idx)
 
 static void read_at(reader *r, int idx, int depth);
 
-/* A list table: 1..n, no holes, no other keys. */
+/* A list table: 1..n, no holes, no other keys.  One pass over the keys
+ * checks both: n keys, each an integer in 1..n, are exactly 1..n, so the
+ * list is only searched for its hole when the count falls short. */
 static void read_list(reader *r, int idx, int depth)
 {
   lua_State *L = r->L;
-  lua_Integer i, n = (lua_Integer)lua_rawlen(L, idx);
+  lua_Integer i, nkeys = 0, n = (lua_Integer)lua_rawlen(L, idx);
   if (depth >= CUTE_MAX_DEPTH)
     tiler_fail(L, r->op, r->targ, lua_pushfstring(L, "tiler nesting exceeds "
                "the limit of %d levels (a layout's depth, CUTE_MAX_DEPTH: "
                "cute.limits.depth)", CUTE_MAX_DEPTH));
   lua_pushnil(L);
-  while (lua_next(L, idx)) {
+  for (; lua_next(L, idx); nkeys++) {
     lua_Integer k;
     lua_pop(L, 1);
     if (!lua_isinteger(L, -1) || (k = lua_tointeger(L, -1)) < 1 || k > n) {
@@ -129,7 +131,7 @@ static void read_list(reader *r, int idx, int depth)
                  "without holes or other keys)", key, (LUAI_UACINT)n));
     }
   }
-  for (i = 1; i <= n; i++)
+  for (i = 1; nkeys < n && i <= n; i++)
     if (lua_rawgeti(L, idx, i) == LUA_TNIL)
       tiler_fail(L, r->op, r->targ, lua_pushfstring(L, "tiler key %I is "
                  "missing from the list 1..%I (a tiler table is a list 1..n "
@@ -146,19 +148,43 @@ static void read_list(reader *r, int idx, int depth)
   add_tok(r, '>');
 }
 
+/* Raises: the value at idx is no tiler. */
+static void not_a_tiler(reader *r, int idx)
+{
+  lua_State *L = r->L;
+  luaL_Buffer b;
+  const char *kind = what(L, idx);
+  luaL_buffinit(L, &b);
+  luaL_addstring(&b, idx == r->targ ? "tiler " : "tiler element ");
+  tiler_text(L, idx, &b, 0);
+  lua_pushfstring(L, " (%s) is not a layout, integer or table", kind);
+  luaL_addvalue(&b);
+  luaL_pushresult(&b);
+  tiler_fail(L, r->op, r->targ, lua_tostring(L, -1));
+}
+
+/* One element, by its Lua type: an integer n > 0 is n:1, written in
+ * place; a Layout is copied (its used tokens and leaves only). */
 static void read_at(reader *r, int idx, int depth)
 {
   lua_State *L = r->L;
   cute_tiler *T = r->T;
-  const cute_layout *l = cutelua_testlayout(L, idx);
-  lua_Integer v;
-  if (cutelua_isunderscore(L, idx)) {
+  const cute_layout *l = NULL;
+  lua_Integer v = 0;
+  switch (lua_type(L, idx)) {
+  case LUA_TLIGHTUSERDATA:
+    if (!cutelua_isunderscore(L, idx)) break;
     add_tok(r, '_');
     return;
-  }
-  if (!l && lua_type(L, idx) == LUA_TTABLE) {
+  case LUA_TTABLE:
     read_list(r, idx, depth);
     return;
+  case LUA_TUSERDATA:
+    l = cutelua_testlayout(L, idx);
+    break;
+  case LUA_TNUMBER:
+    if (!cutelua_tointeger(L, idx, &v)) v = 0;
+    break;
   }
   if (T->n >= CUTE_MAX_TILER)
     tiler_fail(L, r->op, r->targ, lua_pushfstring(L, "tiler has more than "
@@ -166,17 +192,11 @@ static void read_at(reader *r, int idx, int depth)
   if (l) {
     cute_tuple_copy(&T->mode[T->n].shape, &l->shape);
     cute_tuple_copy(&T->mode[T->n].stride, &l->stride);
-  } else if (lua_type(L, idx) != LUA_TNUMBER || !cutelua_tointeger(L, idx, &v)
-             || !cutelua_testoperand(L, idx, &T->mode[T->n])) {
-    luaL_Buffer b;
-    const char *kind = what(L, idx);
-    luaL_buffinit(L, &b);
-    luaL_addstring(&b, idx == r->targ ? "tiler " : "tiler element ");
-    tiler_text(L, idx, &b, 0);
-    lua_pushfstring(L, " (%s) is not a layout, integer or table", kind);
-    luaL_addvalue(&b);
-    luaL_pushresult(&b);
-    tiler_fail(L, r->op, r->targ, lua_tostring(L, -1));
+  } else if (v > 0) {
+    cute_tuple_int(&T->mode[T->n].shape, (int64_t)v);
+    cute_tuple_int(&T->mode[T->n].stride, 1);
+  } else {
+    not_a_tiler(r, idx);
   }
   T->n++;
   add_tok(r, 'L');
@@ -208,8 +228,7 @@ static int by_tiler(lua_State *L, tiler_fn f, const char *op,
   cute_tiler T;
   cute_layout *A, *u;
   cute_error err;
-  CUTELUA_ON_COMPOSED(L, self, op);
-  A = cutelua_checklayout(L, 1);
+  CUTELUA_LAYOUT_ARG(L, A, self, op);
   check_tiler(L, 2, &T, op);
   u = cutelua_pushlayout(L, NULL);
   if (f(u, A, &T, &err)) return cutelua_error(L, &err);
@@ -291,6 +310,23 @@ static void read_coord(lua_State *L, int arg, cute_tuple *c)
              "not a tuple (%s)", err.msg));
 }
 
+/* A value whose metatable has __tile (a cute.Tensor) is tiled and
+ * partitioned by it: __tile(x, "local_tile", ...) applies the operation
+ * to the layout x wraps (cute.tensor moves its iterator to the offset).
+ * Returns the number of results; -1 when the value has no __tile. */
+static int on_tile(lua_State *L, const char *name)
+{
+  int n = lua_gettop(L);
+  if (lua_type(L, 1) != LUA_TTABLE ||
+      luaL_getmetafield(L, 1, "__tile") == LUA_TNIL)
+    return -1;
+  lua_insert(L, 1);
+  lua_pushstring(L, name);
+  lua_insert(L, 3);
+  lua_call(L, n + 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
 /* local_tile(A, T, coord [, proj]) -> sublayout, offset */
 static int l_local_tile(lua_State *L)
 {
@@ -299,8 +335,11 @@ static int l_local_tile(lua_State *L)
   const cute_tuple *proj;
   cute_layout *A, *u;
   cute_error err;
-  CUTELUA_ON_COMPOSED(L, l_local_tile, "local_tile");
-  A = cutelua_checklayout(L, 1);
+  int n;
+  if ((A = cutelua_testlayout(L, 1)) == NULL) {
+    if ((n = on_tile(L, "local_tile")) >= 0) return n;
+    CUTELUA_LAYOUT_ARG(L, A, l_local_tile, "local_tile");
+  }
   check_tiler(L, 2, &T, "local_tile");
   if (lua_type(L, 3) != LUA_TNUMBER && lua_type(L, 3) != LUA_TTABLE &&
       !cutelua_isunderscore(L, 3))
@@ -324,8 +363,11 @@ static int l_local_partition(lua_State *L)
   cute_layout *A, *u, *thr;
   lua_Integer index;
   cute_error err;
-  CUTELUA_ON_COMPOSED(L, l_local_partition, "local_partition");
-  A = cutelua_checklayout(L, 1);
+  int n;
+  if ((A = cutelua_testlayout(L, 1)) == NULL) {
+    if ((n = on_tile(L, "local_partition")) >= 0) return n;
+    CUTELUA_LAYOUT_ARG(L, A, l_local_partition, "local_partition");
+  }
   thr = cutelua_testlayout(L, 2);
   if (!thr)
     return luaL_error(L, "local_partition: the thread layout must be a "

@@ -55,6 +55,18 @@ int cutelua_argerror(lua_State *L, int arg, const cute_error *err)
   return luaL_argerror(L, arg, err->msg);
 }
 
+const char *cutelua_typemsg(lua_State *L, int arg, const char *expected)
+{
+  const char *got;
+  if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING)
+    got = lua_tostring(L, -1);
+  else if (lua_type(L, arg) == LUA_TLIGHTUSERDATA)
+    got = "light userdata";
+  else
+    got = luaL_typename(L, arg);
+  return lua_pushfstring(L, "%s expected, got %s", expected, got);
+}
+
 /* ------------------------------------------------------------ cute.E -- */
 /* A scaled basis element v@path: v * e_i (path (i)), or a nested E<i,j,..>
  * (path outermost first, printed innermost first: E<0,1> is 1@1@0). */
@@ -264,6 +276,58 @@ static cute_status check_sequence(lua_State *L, int idx, lua_Integer n,
   return CUTE_OK;
 }
 
+/* Most tuples from Lua are flat lists of integers and `_`: a coordinate
+ * {1, _}, A(2, 5).  Such a tuple (v1, ..., vn) is written directly, as
+ * the builder writes it; anything else (a nested table, a cute.E leaf, no
+ * or too many leaves, a bad value) is left to the builder, which names
+ * what is wrong.  flat_leaf reads one value; flat_close writes the
+ * tokens and returns 1, or 0 when a leaf was not flat. */
+static int flat_leaf(lua_State *L, int idx, int64_t *v)
+{
+  lua_Integer i;
+  if (cutelua_tointeger(L, idx, &i) && i != CUTE_UNDERSCORE) {
+    *v = (int64_t)i;
+    return 1;
+  }
+  *v = CUTE_UNDERSCORE;
+  return cutelua_isunderscore(L, idx);
+}
+
+static int flat_close(cute_tuple *t, int n, int ok)
+{
+  int i;
+  if (!ok) return 0;
+  t->tok[0] = '(';
+  for (i = 0; i < n; i++) {
+    t->tok[i + 1] = 'x';
+    t->e[i] = 0;
+  }
+  t->tok[n + 1] = ')';
+  t->ntok = (uint8_t)(n + 2);
+  t->nleaf = (uint8_t)n;
+  return 1;
+}
+
+/* The list table at idx (checked by check_sequence) as a flat tuple. */
+static int flat_table(lua_State *L, int idx, lua_Integer n, cute_tuple *t)
+{
+  int i, ok = n >= 1 && n <= CUTE_MAX_LEAVES;
+  for (i = 0; ok && i < n; i++) {
+    lua_rawgeti(L, idx, i + 1);
+    ok = flat_leaf(L, -1, &t->v[i]);
+    lua_pop(L, 1);
+  }
+  return flat_close(t, (int)n, ok);
+}
+
+/* The call arguments first..top as a flat tuple. */
+static int flat_args(lua_State *L, int first, int top, cute_tuple *t)
+{
+  int i, n = top - first + 1, ok = n >= 1 && n <= CUTE_MAX_LEAVES;
+  for (i = 0; ok && i < n; i++) ok = flat_leaf(L, first + i, &t->v[i]);
+  return flat_close(t, n, ok);
+}
+
 static cute_status build(lua_State *L, int idx, cute_tuple *t,
                          cute_error *err)
 {
@@ -272,9 +336,9 @@ static cute_status build(lua_State *L, int idx, cute_tuple *t,
   basis_ud *b;
   if (lua_type(L, idx) == LUA_TTABLE) {
     lua_Integer i, n = (lua_Integer)lua_rawlen(L, idx);
-    if ((st = check_sequence(L, idx, n, err)) ||
-        (st = cute_tuple_open(t, err)))
-      return st;
+    if ((st = check_sequence(L, idx, n, err))) return st;
+    if (t->ntok == 0 && flat_table(L, idx, n, t)) return CUTE_OK;
+    if ((st = cute_tuple_open(t, err))) return st;
     for (i = 1; i <= n; i++) {
       lua_rawgeti(L, idx, i);
       st = build(L, lua_gettop(L), t, err);
@@ -315,7 +379,7 @@ int cutelua_callcoord(lua_State *L, int first, cute_tuple *crd)
   if (top == first) {
     if (cutelua_totuple(L, first, crd, &err))
       cutelua_callerror(L, first, err.msg);
-  } else {
+  } else if (!flat_args(L, first, top, crd)) {
     cute_tuple_clear(crd);
     if (cute_tuple_open(crd, &err)) cutelua_error(L, &err);
     for (i = first; i <= top; i++)

@@ -602,6 +602,42 @@ describe("stdlib argument errors", function()
       local r = cute.local_partition(L "8:1", 42, 0); return r end)
   end)
 
+  it("of local_tile and local_partition on a tensor point at the caller", function()
+    local T = cute.make_tensor(cute.counting_iterator(0), L "(8,16):(16,1)")
+    at_caller("bad argument #3 to 'local_tile' %(tile coordinate expected", function()
+      local r = cute.local_tile(T, { 4, 8 }, "x"); return r end)
+    at_caller("local_tile%(%(8,16%):%(16,1%), x%): tiler x %(a string%)", function()
+      local r = cute.local_tile(T, "x", { 1, 0 }); return r end)
+    at_caller("local_partition: the thread layout must be a cute.Layout, got "
+      .. "number", function()
+      local r = cute.local_partition(T, 42, 0); return r end)
+  end)
+
+  -- A * B is composition: its argument errors name it (not the metamethod
+  -- nor a module path) and point at the expression's line.
+  it("of A * B name composition and point at the caller", function()
+    local A = L "(4,8):(1,4)"
+    at_caller("bad argument #2 to 'composition' %(cute.Layout or integer "
+      .. "expected, got string%)$", function() local r = A * "x"; return r end)
+    at_caller("bad argument #2 to 'composition' %(cute.Layout or integer "
+      .. "expected, got boolean%)$", function()
+      local r = cute.swizzle(1, 0, 1) * true; return r end)
+    at_caller("bad argument #2 to 'composition' %(cute.Layout or integer "
+      .. "expected, got number%)$", function() local r = A * 2.5; return r end)
+    at_caller("bad argument #2 to 'composition' %(make_layout%(0:1%): shape "
+      .. "leaf 0 is not a positive integer%)$", function()
+      local r = A * 0; return r end)
+    at_caller("bad argument #1 to 'composition' %(cute.Layout, cute.Swizzle "
+      .. "or cute.ComposedLayout expected, got boolean%)$", function()
+      local r = true * A; return r end)
+    at_caller("composition%(%(4,8%):%(1,4%), <2:1,x>%): tiler element x",
+      function() local r = A * { 2, "x" }; return r end)
+    -- algebra errors keep no position, as for cute.composition
+    assert.equal("composition((4,6,8):(2,3,5), 6:3): stride divisibility",
+      err(function() local r = L "(4,6,8):(2,3,5)" * L "6:3"; return r end)
+        :sub(1, 54))
+  end)
+
   it("point at the user's line however deep in the stdlib they are found",
     function()
       -- make_tiled_mma looks its atom up through mma_atom

@@ -91,6 +91,43 @@ describe("tuple tables", function()
     assert.equal("(4,(2,2)):(1,(4,8))", tostring(L {4, {2, 2}}))
     assert.equal("():()", tostring(L({}, {})))
   end)
+
+  -- The bindings write a flat list of integers and `_` directly (its
+  -- fast path); it must read as its text does, which takes the general
+  -- parser, and as the same list nested one level down (the builder),
+  -- and refuse what the builder refuses with the builder's message.
+  it("that are flat read as their text and as the builder reads them", function()
+    local R = require "helpers.random"
+    local g, _ = R.new(7), cute._
+    for _case = 1, 2000 do
+      local n, t, txt = g:int(1, 34), {}, {}
+      for i = 1, n do
+        local k = g:int(0, 9)
+        t[i] = k == 0 and _ or k == 1 and -g:int(0, 99) or k == 2
+               and g:int(1, 9) + 0.0 or g:int(0, 1 << 40)
+        txt[i] = t[i] == _ and "_" or ("%d"):format(t[i])
+      end
+      local text = "(" .. table.concat(txt, ",") .. ")"
+      local ok, got = pcall(cute.tuple_tostring, t)
+      local nok, nested = pcall(cute.tuple_tostring, {t})
+      if n > 32 then
+        assert.is_false(ok)
+        assert.matches("tuple: more than 32 leaves", got, 1, true)
+        assert.is_false(nok)
+      else
+        assert.is_true(ok, got)
+        assert.equal(text, got)
+        assert.equal(cute.tuple_tostring(cute.tuple(text)), got)
+        assert.equal("(" .. got .. ")", nested)
+      end
+    end
+    -- a coordinate given as arguments is the same tuple
+    local A = L "(4,8):(1,4)"
+    assert.equal(A({1, 2}), A(1, 2))
+    local s1, o1 = A(1, _)
+    local s2, o2 = A({1, _})
+    assert.equal(s1, s2); assert.equal(o1, o2)
+  end)
 end)
 
 describe("floats", function()

@@ -21,6 +21,7 @@ local E = require "cute.error"
 local tiler = require "cute.tiler"
 local divide = require "cute.divide"
 local product = require "cute.product"
+local partition = require "cute.partition"
 local text = require "cute.print"   -- CuTe's text tables; pictures: cute.picture
 local limits = require "cute.limits"
 
@@ -106,7 +107,9 @@ local cute = {
   blocked_product = product.blocked_product,
   raked_product = product.raked_product,
 
-  -- local_tile, local_partition: of layouts and of tensors (cute.tensor)
+  -- of layouts, and of tensors (cute.tensor gives them its __tile)
+  local_tile = partition.local_tile,
+  local_partition = partition.local_partition,
 
   print_layout = text.print_layout,
   format_layout = text.format_layout,
@@ -140,8 +143,7 @@ for module, names in pairs {
   ["cute.tile_to_shape"] = {"tile_to_shape"},
   ["cute.composed_layout"] = {"make_composed_layout"},
   ["cute.tensor"] = {"make_tensor", "make_identity_tensor", "counting_iterator",
-                    "make_fragment_like", "print_tensor", "format_tensor",
-                    "local_tile", "local_partition"},
+                    "make_fragment_like", "print_tensor", "format_tensor"},
   ["cute.atom"] = {"make_smem_layout_atom", "mma_atom", "copy_atom", "make_tiled_mma",
                    "make_tiled_copy", "make_tiled_copy_A",
                    "make_tiled_copy_B", "make_tiled_copy_C"},

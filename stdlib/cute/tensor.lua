@@ -147,20 +147,23 @@ end
 ------------------------------------------------------ tiles and fragments --
 
 --- local_tile / local_partition of a tensor: the layout's, with the
--- iterator moved to the tile's offset; of a layout, the layout's own.
--- (The calls name their field, so that the C functions' argument errors
--- name local_tile / local_partition.)
-local function tensor_of(A, r, off)
-  return new(advance(A._iter, off), r)
+-- iterator moved to the tile's offset.  cute.local_tile is cute.core's
+-- (one C call for a layout), which hands a value whose metatable has
+-- __tile to it: __tile(T, name, ...).  (The calls name their field, so
+-- that the C functions' argument errors name local_tile / local_partition.)
+local function tile_of(T, ...)
+  local r, off = partition.local_tile(T._layout, ...)
+  return new(advance(T._iter, off), r)
 end
-M.local_tile = E.protect("local_tile", function(A, ...)
-  if not is_tensor(A) then return partition.local_tile(A, ...) end
-  return tensor_of(A, partition.local_tile(A._layout, ...))
-end)
-M.local_partition = E.protect("local_partition", function(A, ...)
-  if not is_tensor(A) then return partition.local_partition(A, ...) end
-  return tensor_of(A, partition.local_partition(A._layout, ...))
-end)
+local function partition_of(T, ...)
+  local r, off = partition.local_partition(T._layout, ...)
+  return new(advance(T._iter, off), r)
+end
+function Tensor.__tile(T, name, ...)
+  return E.within(name, name == "local_tile" and tile_of or partition_of, T, ...)
+end
+M.local_tile = partition.local_tile
+M.local_partition = partition.local_partition
 
 -- f over the leaves of a Lua tuple.
 local function map_leaves(t, f)
