@@ -111,11 +111,13 @@ static cute_basis coalesce_extended(amodes *x, const cute_layout *A, int lo,
         !cute_mul(x->s[n - 1], x->d[n - 1], &t) && t == d &&
         !cute_mul(x->s[n - 1], s, &t)) {
       x->s[n - 1] = t;
-      continue;
+    } else {
+      x->s[n] = s;
+      x->d[n] = d;
+      x->e[n] = e;
+      x->r[n++] = pre; /* the modes' product so far: the leaves' */
     }
-    x->s[n] = s;
-    x->d[n] = d;
-    x->e[n++] = e;
+    pre = sat_mul(pre, s);
   }
   /* A trailing size-1 mode that continues its predecessor adds nothing
    * even on the extended domain: (4,1):(1,4) is 4:1. */
@@ -127,11 +129,8 @@ static cute_basis coalesce_extended(amodes *x, const cute_layout *A, int lo,
     x->s[0] = 1;
     x->d[0] = 0;
     x->e[0] = 0;
+    x->r[0] = 1;
     n = 1;
-  }
-  for (i = 0; i < n; i++) {
-    x->r[i] = pre;
-    pre = sat_mul(pre, x->s[i]);
   }
   x->n = n;
   return any;
@@ -364,6 +363,9 @@ static cute_status negative(const ctx *c, int64_t d)
  * its target) composed with the coalesced target a.  Most leaves walk one
  * mode of a: that case is done here, without compose_modes' arrays (the
  * same steps: the stride is divided by Sbar_0 = 1, one mode keeps s). */
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* one call per leaf of B: most of the time */
+#endif
 static inline cute_status compose_leaf(const ctx *c, const amodes *a,
                                        int64_t s, int64_t d,
                                        int64_t *acc, pieces *p, int k)
@@ -507,7 +509,7 @@ static inline cute_status measure(const ctx *c, const pieces *p, int *depth)
  * copy of the shape's tokens read back right after these byte stores
  * would stall on store forwarding (measured: a fifth of a small
  * composition). */
-static void put_tok(cute_layout *r, int *nt, char c)
+static inline void put_tok(cute_layout *r, int *nt, char c)
 {
   r->shape.tok[*nt] = c;
   r->stride.tok[(*nt)++] = c;
@@ -549,7 +551,7 @@ static void emit(cute_layout *r, const char *tok, int ntok, int nb,
     ntok = 0;
   }
   for (i = 0, k = 0; i < ntok; i++) {
-    int n = p->extra && tok[i] == 'x' ? p->cnt[k++] : 0;
+    int n = tok[i] == 'x' ? p->cnt[k++] : 0;
     if (n <= 1) { put_tok(r, &nt, tok[i]); continue; }
     put_tok(r, &nt, '(');
     while (n-- > 0) put_tok(r, &nt, 'x');
@@ -716,15 +718,14 @@ cute_status cute_composition_flat(cute_layout *out, const cute_layout *A,
   cute_layout tmp, *r;
   cute_span a[CUTE_MAX_TILER];
   cute_status st;
-  int i, rank;
+  int i;
   char why[96];
   if (T->n < 0 || T->n > CUTE_MAX_TILER)
     return cute_fail(err, CUTE_EINVAL, OP ": malformed tiler (%d modes)",
                      T->n);
-  rank = cute_tuple_spans(&A->shape, a, T->n);
-  if (T->n > rank) {
+  if (cute_tuple_spans(&A->shape, a, T->n) < T->n) {
     snprintf(why, sizeof why, "tiler has %d modes but the layout has rank %d",
-             T->n, rank);
+             T->n, cute_layout_rank(A));
     return tiler_fail(err, CUTE_ERANK, A, T, -1, why);
   }
   r = cute_tiler_target(out, &tmp, A, T);

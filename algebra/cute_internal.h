@@ -166,8 +166,9 @@ cute_status cute_layout_put_end(cute_layout *out, const cute_layout *r,
 cute_status cute_composition_general(cute_layout *out, const cute_layout *A,
                                      const cute_layout *B, cute_error *err);
 
-/* The spans of t's top-level elements in one walk (cute_tuple_span of
- * each is a walk from the start): sp[i] for i < max; returns rank(t). */
+/* The spans of t's first top-level elements in one walk (cute_tuple_span
+ * of each is a walk from the start): sp[i] for i < min(max, rank(t));
+ * returns that count. */
 int cute_tuple_spans(const cute_tuple *t, cute_span *sp, int max);
 
 /* Overflow error shorthand. */

@@ -3,8 +3,6 @@
  */
 #include "leaves.h"
 
-#include <string.h>
-
 /* The flat leaves of L with their index strides (checked arithmetic); an
  * overflow names `op`, the operation the caller asked for. */
 static cute_status leaves_of(cute_leaves *x, const cute_layout *L,
@@ -88,22 +86,20 @@ void cute_leaves_merge(cute_leaves *x, int keep_last)
  * re-walk the tokens for every leaf), plain-integer shape leaves. */
 static void flat_tokens(cute_layout *out, int n)
 {
-  static const char group[16] = "(xxxxxxxxxxxxxxx";
-  int i, t = n == 1 ? 1 : n + 2;
-  for (i = 0; i < n; i++) out->shape.e[i] = 0;
-  if (n == 1) {
-    out->shape.tok[0] = out->stride.tok[0] = 'x';
-  } else if (n + 2 <= (int)sizeof group) {
-    /* One 16-byte store per string for most groups, not one store per
-     * token; both strings written alike, none copied from the other (a
-     * read right after the stores would stall on store forwarding). */
-    memcpy(out->shape.tok, group, sizeof group);
-    memcpy(out->stride.tok, group, sizeof group);
-    out->shape.tok[n + 1] = out->stride.tok[n + 1] = ')';
-  } else {
-    out->shape.tok[0] = out->stride.tok[0] = '(';
-    for (i = 1; i <= n; i++) out->shape.tok[i] = out->stride.tok[i] = 'x';
-    out->shape.tok[n + 1] = out->stride.tok[n + 1] = ')';
+  int i, t = 0;
+  /* Both token strings written alike, none copied from the other (a
+   * read right after byte stores stalls on store forwarding). */
+  if (n > 1) {
+    out->shape.tok[t] = out->stride.tok[t] = '(';
+    t++;
+  }
+  for (i = 0; i < n; i++, t++) {
+    out->shape.tok[t] = out->stride.tok[t] = 'x';
+    out->shape.e[i] = 0;
+  }
+  if (n > 1) {
+    out->shape.tok[t] = out->stride.tok[t] = ')';
+    t++;
   }
   out->shape.ntok = out->stride.ntok = (uint8_t)t;
   out->shape.nleaf = out->stride.nleaf = (uint8_t)n;

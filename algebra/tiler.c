@@ -306,6 +306,7 @@ int cute_tiler_deep(const cute_layout *r)
 int cute_tiler_is_flat(const cute_tiler *T)
 {
   int p, len = cute_tiler_len(T);
+  if (T->ntok == 0) return 1; /* <mode[0],...>: no tokens to read */
   if (cute_tiler_tok(T, 0) != '<') return 0;
   for (p = 1; p < len - 1; p++)
     if (cute_tiler_tok(T, p) != 'L') return 0;

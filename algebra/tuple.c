@@ -269,22 +269,24 @@ int cute_tuple_span(const cute_tuple *t, int i, cute_span *sp)
 int cute_tuple_spans(const cute_tuple *t, cute_span *sp, int max)
 {
   int p = 1, leaf = 0, r = 0, n, q;
+  if (max <= 0) return 0;
   if (t->ntok == 0 || t->tok[0] != '(') {
-    if (max > 0) {
-      sp->tok0 = sp->leaf0 = 0;
-      sp->tok1 = NTOK(t);
-      sp->leaf1 = t->nleaf;
-    }
+    sp->tok0 = sp->leaf0 = 0;
+    sp->tok1 = NTOK(t);
+    sp->leaf1 = t->nleaf;
     return 1;
   }
-  for (; p < NTOK(t) && t->tok[p] != ')'; p = q, leaf += n, r++) {
-    q = skip_elem(t, p, &n);
-    if (r < max) {
-      sp[r].tok0 = p;
-      sp[r].tok1 = q;
-      sp[r].leaf0 = leaf;
-      sp[r].leaf1 = leaf + n;
+  for (; r < max && p < NTOK(t) && t->tok[p] != ')'; p = q, leaf += n, r++) {
+    if (t->tok[p] == 'x') { /* a leaf: most modes */
+      q = p + 1;
+      n = 1;
+    } else {
+      q = skip_elem(t, p, &n);
     }
+    sp[r].tok0 = p;
+    sp[r].tok1 = q;
+    sp[r].leaf0 = leaf;
+    sp[r].leaf1 = leaf + n;
   }
   return r;
 }

@@ -36,6 +36,8 @@ int cutelua_isunderscore(lua_State *L, int idx)
 {
   int is;
   if (!lua_islightuserdata(L, idx)) return 0;
+  /* this copy's tag is only ever pushed as the state's marker */
+  if (lua_touserdata(L, idx) == (void *)&underscore_tag) return 1;
   idx = lua_absindex(L, idx);
   luaL_checkstack(L, 1, "cute._");
   cutelua_pushunderscore(L);
