@@ -277,7 +277,12 @@ int cute_tuple_spans(const cute_tuple *t, cute_span *sp, int max)
     return 1;
   }
   for (; r < max && p < NTOK(t) && t->tok[p] != ')'; p = q, leaf += n, r++) {
-    q = skip_elem(t, p, &n);
+    if (t->tok[p] == 'x') { /* a leaf: most modes */
+      q = p + 1;
+      n = 1;
+    } else {
+      q = skip_elem(t, p, &n);
+    }
     sp[r].tok0 = p;
     sp[r].tok1 = q;
     sp[r].leaf0 = leaf;
