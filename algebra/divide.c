@@ -127,6 +127,98 @@ static cute_status divide1(cute_layout *out, const cute_layout *A,
   return cute_composition(out, A, &both, err);
 }
 
+/* -------------------------------------------------------- closed form -- */
+
+/* A mode of A that is one integral leaf s:d, divided by a tiler layout
+ * that is one integral leaf t:u -- the tile of a matrix, the common case
+ * -- has a closed form.  complement(t:u, s) = (u, c):(1, t*u) with
+ * c = ceil(s / (t*u)) (complement.c: the hole below u, then the rest),
+ * coalesced (a size-1 leaf dropped, 1:0 when both are); and a one-leaf
+ * s:d composes with a leaf x:y by scaling y by d (composition.c: one mode,
+ * unbounded on its extended domain), so
+ *   s:d / t:u = (t, (u, c)):(d*u, (d, d*t*u))
+ * as divide1 makes it.  Tile t:tile, rest of nr leaves (a group if 2). */
+typedef struct split {
+  int64_t t, tile;
+  int nr;
+  int64_t rs[2], rd[2];
+} split;
+
+/* The closed form of a leaf s:d divided by B; 0 where it does not apply
+ * (B not one leaf, a size below 2, a stride not positive, an overflow):
+ * divide1 then decides. */
+static int split_leaf(split *q, int64_t s, int64_t d, const cute_layout *B)
+{
+  int64_t t, u, tu, dtu, c;
+  if (!cute_tiler_leaf(B)) return 0;
+  t = B->shape.v[0];
+  u = B->stride.v[0];
+  if (s < 2 || d <= 0 || t < 2 || u < 1 || cute_mul(t, u, &tu) ||
+      cute_mul(d, tu, &dtu))
+    return 0;
+  q->t = t;
+  q->tile = d * u; /* <= d*t*u */
+  q->nr = 0;
+  if (u > 1) {
+    q->rs[0] = u;
+    q->rd[0] = d;
+    q->nr = 1;
+  }
+  /* tu is nearly always a power of two: shift, a division costs tens of
+   * cycles (a third of the whole divide). */
+  if ((tu & (tu - 1)) == 0) {
+    int z = __builtin_ctzll((uint64_t)tu);
+    c = (s >> z) + ((s & (tu - 1)) != 0);
+  } else {
+    c = s / tu + (s % tu != 0);
+  }
+  if (c > 1) {
+    q->rs[q->nr] = c;
+    q->rd[q->nr++] = dtu;
+  }
+  if (q->nr == 0) {
+    q->rs[0] = 1;
+    q->rd[0] = 0;
+    q->nr = 1;
+  }
+  return 1;
+}
+
+/* One token of the result, into its shape's and stride's tokens at once
+ * (a copy read back right after byte stores stalls on store forwarding);
+ * the next position.  Counters pass by value: through a pointer each
+ * store reloads them. */
+static int tok(cute_layout *o, int nt, char ch)
+{
+  o->shape.tok[nt] = ch;
+  o->stride.tok[nt] = ch;
+  return nt + 1;
+}
+
+static void leaf(cute_layout *o, int nl, int64_t s, int64_t d)
+{
+  o->shape.v[nl] = s;
+  o->shape.e[nl] = 0;
+  o->stride.v[nl] = d;
+  o->stride.e[nl] = 0;
+}
+
+/* The rest of q at token nt and leaf nl: whole (one element, a group
+ * when it has two leaves) or as its modes; the next token position. */
+static inline int rest(cute_layout *o, int nt, int nl, const split *q,
+                       int whole)
+{
+  int group = whole && q->nr == 2;
+  if (group) nt = tok(o, nt, '(');
+  nt = tok(o, nt, 'x');
+  leaf(o, nl, q->rs[0], q->rd[0]);
+  if (q->nr == 2) {
+    nt = tok(o, nt, 'x');
+    leaf(o, nl + 1, q->rs[1], q->rd[1]);
+  }
+  return group ? tok(o, nt, ')') : nt;
+}
+
 /* ---------------------------------------------------------- one pass -- */
 
 /* dst = (x, y), the concatenation written directly: the group of B and
@@ -161,16 +253,25 @@ static int pair(cute_layout *dst, const cute_layout *x, const cute_layout *y)
 static int with_rest(cute_layout *both, const cute_layout *A,
                      const cute_span *a, const cute_layout *B)
 {
-  cute_layout rest;
+  cute_layout bstar;
+  split q;
   int64_t n = 1;
   int k;
   for (k = a->leaf0; k < a->leaf1; k++)
     if (cute_mul(n, A->shape.v[k], &n)) return 0;
+  /* One leaf t:u: (t:u, B*) in closed form, split_leaf at stride 1. */
+  if (split_leaf(&q, n, 1, B)) {
+    k = rest(both, tok(both, tok(both, 0, '('), 'x'), 1, &q, 1);
+    both->shape.ntok = both->stride.ntok = (uint8_t)tok(both, k, ')');
+    both->shape.nleaf = both->stride.nleaf = (uint8_t)(1 + q.nr);
+    leaf(both, 0, q.t, q.tile);
+    return 1;
+  }
   /* A coordinate tiler's rest is divide1's coordinate_rest. */
   return !cute_layout_has_basis(B) && !cute_tuple_check(&B->shape, NULL) &&
          !cute_tuple_check(&B->stride, NULL) &&
-         !cute_complement(&rest, B, n, NULL) &&
-         !cute_coalesce(&rest, &rest, NULL) && pair(both, B, &rest);
+         !cute_complement(&bstar, B, n, NULL) &&
+         !cute_coalesce(&bstar, &bstar, NULL) && pair(both, B, &bstar);
 }
 
 /* The logical divide by a layout or a flat list of layouts in one pass:
@@ -211,64 +312,6 @@ static int divide_flat(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
-/* -------------------------------------------------------- closed form -- */
-
-/* A mode of A that is one integral leaf s:d, divided by a tiler layout
- * that is one integral leaf t:u -- the tile of a matrix, the common case
- * -- has a closed form.  complement(t:u, s) = (u, c):(1, t*u) with
- * c = ceil(s / (t*u)) (complement.c: the hole below u, then the rest),
- * coalesced (a size-1 leaf dropped, 1:0 when both are); and a one-leaf
- * s:d composes with a leaf x:y by scaling y by d (composition.c: one mode,
- * unbounded on its extended domain), so
- *   s:d / t:u = (t, (u, c)):(d*u, (d, d*t*u))
- * as divide1 makes it.  Tile t:tile, rest of nr leaves (a group if 2). */
-typedef struct split {
-  int64_t t, tile;
-  int nr;
-  int64_t rs[2], rd[2];
-} split;
-
-/* The closed form of leaf k of A divided by B; 0 where it does not apply
- * (B not one leaf, a size below 2, a stride not positive, an overflow):
- * divide1 then decides. */
-static int split_leaf(split *q, const cute_layout *A, int k,
-                      const cute_layout *B)
-{
-  int64_t s = A->shape.v[k], d = A->stride.v[k], t, u, tu, dtu, c;
-  if (!cute_tiler_leaf(B) || A->stride.e[k] != 0 || A->shape.e[k] != 0) return 0;
-  t = B->shape.v[0];
-  u = B->stride.v[0];
-  if (s < 2 || d <= 0 || t < 2 || u < 1 || cute_mul(t, u, &tu) ||
-      cute_mul(d, tu, &dtu))
-    return 0;
-  q->t = t;
-  q->tile = d * u; /* <= d*t*u */
-  q->nr = 0;
-  if (u > 1) {
-    q->rs[0] = u;
-    q->rd[0] = d;
-    q->nr = 1;
-  }
-  /* tu is nearly always a power of two: shift, a division costs tens of
-   * cycles (a third of the whole divide). */
-  if ((tu & (tu - 1)) == 0) {
-    int z = __builtin_ctzll((uint64_t)tu);
-    c = (s >> z) + ((s & (tu - 1)) != 0);
-  } else {
-    c = s / tu + (s % tu != 0);
-  }
-  if (c > 1) {
-    q->rs[q->nr] = c;
-    q->rd[q->nr++] = dtu;
-  }
-  if (q->nr == 0) {
-    q->rs[0] = 1;
-    q->rd[0] = 0;
-    q->nr = 1;
-  }
-  return 1;
-}
-
 /* The divide by T of n leaf modes of A in closed form, and where A's
  * modes past them lie: tokens [tok0, tok0+ntok), leaves [leaf0, nleaf). */
 typedef struct closed {
@@ -289,12 +332,14 @@ static int gather(closed *c, const cute_layout *A, const cute_tiler *T)
     return 0;
   if (as->tok[0] == 'x') {
     c->tok0 = c->ntok = c->leaf0 = c->nleaf = c->depth = 0;
-    return c->n == 1 && split_leaf(&c->q[0], A, 0, &T->mode[0]);
+    return c->n == 1 && !A->stride.e[0] &&
+           split_leaf(&c->q[0], as->v[0], A->stride.v[0], &T->mode[0]);
   }
   if (!c->list || c->n < 1 || c->n > CUTE_MAX_LEAVES || c->n >= as->ntok)
     return 0;
   for (i = 0; i < c->n; i++)
-    if (as->tok[i + 1] != 'x' || !split_leaf(&c->q[i], A, i, &T->mode[i]))
+    if (as->tok[i + 1] != 'x' || A->stride.e[i] ||
+        !split_leaf(&c->q[i], as->v[i], A->stride.v[i], &T->mode[i]))
       return 0;
   c->tok0 = c->n + 1;
   c->ntok = as->ntok - 1 - c->tok0;
@@ -305,40 +350,6 @@ static int gather(closed *c, const cute_layout *A, const cute_tiler *T)
     if (d > c->depth) c->depth = d;
   }
   return 1;
-}
-
-/* One token of the result, into its shape's and stride's tokens at once
- * (a copy read back right after byte stores stalls on store forwarding);
- * the next position.  Counters pass by value: through a pointer each
- * store reloads them. */
-static int tok(cute_layout *o, int nt, char ch)
-{
-  o->shape.tok[nt] = ch;
-  o->stride.tok[nt] = ch;
-  return nt + 1;
-}
-
-static void leaf(cute_layout *o, int nl, int64_t s, int64_t d)
-{
-  o->shape.v[nl] = s;
-  o->shape.e[nl] = 0;
-  o->stride.v[nl] = d;
-  o->stride.e[nl] = 0;
-}
-
-/* The rest of q at token nt and leaf nl: whole (one element, a group
- * when it has two leaves) or as its modes; the next token position. */
-static int rest(cute_layout *o, int nt, int nl, const split *q, int whole)
-{
-  int group = whole && q->nr == 2;
-  if (group) nt = tok(o, nt, '(');
-  nt = tok(o, nt, 'x');
-  leaf(o, nl, q->rs[0], q->rd[0]);
-  if (q->nr == 2) {
-    nt = tok(o, nt, 'x');
-    leaf(o, nl + 1, q->rs[1], q->rd[1]);
-  }
-  return group ? tok(o, nt, ')') : nt;
 }
 
 /* A's modes past the divided ones, moved to where they end the result

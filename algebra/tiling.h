@@ -68,8 +68,15 @@ cute_layout *cute_tiler_target(cute_layout *out, cute_layout *tmp,
                                const cute_layout *A, const cute_tiler *T);
 void cute_tiler_done(cute_layout *out, cute_layout *r);
 
-/* Is B one integral leaf, well formed? */
-int cute_tiler_leaf(const cute_layout *B);
+/* Is B one integral leaf, well formed?  (Inline: the closed forms ask
+ * it of every tiler layout.) */
+static inline int cute_tiler_leaf(const cute_layout *B)
+{
+  return B->shape.ntok == 1 && B->stride.ntok == 1 &&
+         B->shape.tok[0] == 'x' && B->stride.tok[0] == 'x' &&
+         B->shape.nleaf == 1 && B->stride.nleaf == 1 &&
+         B->shape.e[0] == 0 && B->stride.e[0] == 0;
+}
 /* Does a layout of a tiler pass cute_tuple_check (shape and stride)? */
 int cute_tiler_layout_ok(const cute_layout *B);
 /* Could the scratch r be deeper than CUTE_MAX_DEPTH?  0 when its token
