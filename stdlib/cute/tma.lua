@@ -51,10 +51,11 @@ local function log2(x)
   return n
 end
 
--- v, j of a basis stride v@j; nil for an integer or a nested basis.
+-- v, j of a basis stride v@j; nil for an integer, a nested basis or a sum.
 local function basis(d)
-  local v, j = tostring(d):match("^(%-?%d+)@(%d+)$")
-  return math.tointeger(v), math.tointeger(j)
+  if getmetatable(d) ~= core.metatables.E then return nil end
+  local mode = d.mode
+  if mode and #mode == 1 then return d.value, mode[1] end
 end
 
 -- The list of modes of a flat layout, each {extent, stride}.
