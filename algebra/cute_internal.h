@@ -142,6 +142,25 @@ void cute_stride_component(cute_layout *Bp, const cute_layout *B, int p,
 cute_status cute_composition_sums(cute_layout *out, const cute_layout *A,
                                   const cute_layout *B, cute_error *err);
 
+/* A layout's shape and stride built in step by the checked tuple builder
+ * (layout.c), for results that follow B's nesting leaf by leaf: the
+ * compositions by sum and by binary strides.  Start with
+ * cute_tuple_clear on both; the builder's messages name no operation
+ * (put_end adds it). */
+/* '(' or ')' in both. */
+cute_status cute_layout_put_tok(cute_layout *r, char c, cute_error *err);
+/* The n >= 1 leaves s[i]:v[i] (stride bases e[i]) as one element, in
+ * parentheses when n > 1: what a composition puts in one leaf's place. */
+cute_status cute_layout_put_group(cute_layout *r, int n, const int64_t *s,
+                                  const int64_t *v, const cute_basis *e,
+                                  cute_error *err);
+/* The end of a build: r copied to out when st is CUTE_OK, else the error
+ * given the call's context "op(a, b): "; returns st. */
+cute_status cute_layout_put_end(cute_layout *out, const cute_layout *r,
+                                cute_status st, const char *op,
+                                const cute_layout *a, const cute_layout *b,
+                                cute_error *err);
+
 /* cute_composition without its integral one-pass form (composition.c):
  * the same results and errors, which spec/c/test_fast_paths.c checks. */
 cute_status cute_composition_general(cute_layout *out, const cute_layout *A,

@@ -400,3 +400,43 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
   cute_scratch_end(out, &r);
   return CUTE_OK;
 }
+
+/* -------------------------------------------------------- the builder -- */
+
+cute_status cute_layout_put_tok(cute_layout *r, char c, cute_error *err)
+{
+  cute_status st;
+  if (c == '(')
+    return (st = cute_tuple_open(&r->shape, err)) ? st
+           : cute_tuple_open(&r->stride, err);
+  return (st = cute_tuple_close(&r->shape, err)) ? st
+         : cute_tuple_close(&r->stride, err);
+}
+
+cute_status cute_layout_put_group(cute_layout *r, int n, const int64_t *s,
+                                  const int64_t *v, const cute_basis *e,
+                                  cute_error *err)
+{
+  cute_status st;
+  int i;
+  if (n > 1 && (st = cute_layout_put_tok(r, '(', err))) return st;
+  for (i = 0; i < n; i++)
+    if ((st = cute_tuple_leaf(&r->shape, s[i], 0, err)) ||
+        (st = cute_tuple_leaf(&r->stride, v[i], e[i], err)))
+      return st;
+  return n > 1 ? cute_layout_put_tok(r, ')', err) : CUTE_OK;
+}
+
+cute_status cute_layout_put_end(cute_layout *out, const cute_layout *r,
+                                cute_status st, const char *op,
+                                const cute_layout *a, const cute_layout *b,
+                                cute_error *err)
+{
+  if (st) {
+    cute_error_context(err, op, a, b);
+    return st;
+  }
+  cute_tuple_copy(&out->shape, &r->shape);
+  cute_tuple_copy(&out->stride, &r->stride);
+  return CUTE_OK;
+}

@@ -289,23 +289,6 @@ void cute_flat_sort(cute_flat *x)
   }
 }
 
-int cute_flat_put(cute_flat *x, int64_t s, int64_t d, int last)
-{
-  int64_t t;
-  int k = x->n;
-  if (s == 1 && !last) return 1;
-  if (s != 1 && k > 0 && !cute_mul(x->s[k - 1], x->d[k - 1], &t) &&
-      t == d && !cute_mul(x->s[k - 1], s, &t)) {
-    x->s[k - 1] = t;
-    return 1;
-  }
-  if (k == CUTE_MAX_LEAVES) return 0;
-  x->s[k] = s;
-  x->d[k] = d;
-  x->n = k + 1;
-  return 1;
-}
-
 void cute_flat_layout(cute_layout *out, const cute_flat *x)
 {
   int i;

@@ -88,8 +88,25 @@ void cute_flat_sort(cute_flat *x);
  * it: a size-1 mode vanishes unless `last`, a mode continuing its
  * predecessor (d = s'*d') joins it.  0 when a new mode would pass
  * CUTE_MAX_LEAVES (modes never vanish once there: the general path then
- * fails the same way). */
-int cute_flat_put(cute_flat *x, int64_t s, int64_t d, int last);
+ * fails the same way).  Inline: called once per mode of a result. */
+static inline int cute_flat_put(cute_flat *x, int64_t s, int64_t d,
+                                int last)
+{
+  int64_t t;
+  int k = x->n;
+  if (s == 1 && !last) return 1;
+  if (s != 1 && k > 0 && !cute_mul(x->s[k - 1], x->d[k - 1], &t) &&
+      t == d && !cute_mul(x->s[k - 1], s, &t)) {
+    x->s[k - 1] = t;
+    return 1;
+  }
+  if (k == CUTE_MAX_LEAVES) return 0;
+  x->s[k] = s;
+  x->d[k] = d;
+  x->n = k + 1;
+  return 1;
+}
+
 /* out = the flat layout of x's modes s:d, as cute_leaves_layout. */
 void cute_flat_layout(cute_layout *out, const cute_flat *x);
 

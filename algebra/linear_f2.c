@@ -243,6 +243,7 @@ cute_status cute_f2_composition(cute_layout *out, const cute_layout *A,
 {
   cute_layout r;
   f2_piece p;
+  cute_basis f2[64]; /* every stride of a piece is binary */
   int t, k = 0, i;
   cute_status st;
   if (!cute_layout_is_f2(A))
@@ -253,36 +254,19 @@ cute_status cute_f2_composition(cute_layout *out, const cute_layout *A,
   if ((st = f2_linear(A, B, err)) || (st = carry_free(A, B, err))) return st;
   if (cute_layout_is_f2(B) && (st = f2_form(B, "composition", A, err)))
     return st;
+  for (i = 0; i < 64; i++) f2[i] = F2;
   cute_tuple_clear(&r.shape);
   cute_tuple_clear(&r.stride);
-  for (t = 0; t < B->shape.ntok; t++) {
+  for (t = 0; t < B->shape.ntok && !st; t++) {
     char c = B->shape.tok[t];
-    if (c != 'x') {
-      st = c == '(' ? cute_tuple_open(&r.shape, err)
-                    : cute_tuple_close(&r.shape, err);
-      if (!st) st = c == '(' ? cute_tuple_open(&r.stride, err)
-                             : cute_tuple_close(&r.stride, err);
-      if (st) goto fail;
-      continue;
-    }
-    if ((st = f2_piece_of(&p, A, B, k++, err))) return st;
-    if (p.n > 1 && ((st = cute_tuple_open(&r.shape, err)) ||
-                    (st = cute_tuple_open(&r.stride, err))))
-      goto fail;
-    for (i = 0; i < p.n; i++)
-      if ((st = cute_tuple_leaf(&r.shape, p.s[i], 0, err)) ||
-          (st = cute_tuple_leaf(&r.stride, p.d[i], F2, err)))
-        goto fail;
-    if (p.n > 1 && ((st = cute_tuple_close(&r.shape, err)) ||
-                    (st = cute_tuple_close(&r.stride, err))))
-      goto fail;
+    if (c != 'x')
+      st = cute_layout_put_tok(&r, c, err);
+    else if ((st = f2_piece_of(&p, A, B, k++, err)))
+      return st; /* its message names the call already */
+    else
+      st = cute_layout_put_group(&r, p.n, p.s, p.d, f2, err);
   }
-  cute_tuple_copy(&out->shape, &r.shape);
-  cute_tuple_copy(&out->stride, &r.stride);
-  return CUTE_OK;
-fail:
-  cute_error_context(err, "composition", A, B);
-  return st;
+  return cute_layout_put_end(out, &r, st, "composition", A, B, err);
 }
 
 /* ----------------------------------------------------------- inverse -- */

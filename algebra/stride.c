@@ -204,25 +204,6 @@ int cute_tuple_has_sum(const cute_tuple *t)
 
 /* ----------------------------------------------------------- composition -- */
 
-/* Flat leaves of a layout built by the tuple builder (shape and stride
- * alike), for the results below. */
-static cute_status put_leaf(cute_layout *r, int64_t s, int64_t v,
-                            cute_basis e, cute_error *err)
-{
-  cute_status st = cute_tuple_leaf(&r->shape, s, 0, err);
-  return st ? st : cute_tuple_leaf(&r->stride, v, e, err);
-}
-
-static cute_status put_tok(cute_layout *r, char c, cute_error *err)
-{
-  cute_status st;
-  if (c == '(')
-    return (st = cute_tuple_open(&r->shape, err)) ? st
-           : cute_tuple_open(&r->stride, err);
-  return (st = cute_tuple_close(&r->shape, err)) ? st
-         : cute_tuple_close(&r->stride, err);
-}
-
 static void start(cute_layout *r)
 {
   cute_tuple_clear(&r->shape);
@@ -367,7 +348,7 @@ static cute_status sums_of_b(cute_layout *out, const cute_layout *A,
   int np = 0, p, k, i, any, bl = 0;
   int q[CUTE_MAX_SUM_PARTS], leaf[CUTE_MAX_SUM_PARTS], ps[CUTE_MAX_SUM_PARTS];
   char why[32];
-  cute_status st;
+  cute_status st = CUTE_OK;
   for (k = 0; k < B->stride.nleaf; k++)
     if (B->stride.e[k] == 0 && B->stride.v[k] != 0)
       return cute_fail_op(err, CUTE_ECODOMAIN, "composition", A, B,
@@ -391,13 +372,14 @@ static cute_status sums_of_b(cute_layout *out, const cute_layout *A,
   }
   start(&R);
   for (k = 0; k < B->shape.ntok; k++) {
-    int64_t s[CUTE_MAX_LEAVES], s0[CUTE_MAX_LEAVES];
+    int64_t s[CUTE_MAX_LEAVES], s0[CUTE_MAX_LEAVES], v[CUTE_MAX_LEAVES];
     cute_stride d[CUTE_MAX_LEAVES], sum[CUTE_MAX_LEAVES];
+    cute_basis e[CUTE_MAX_LEAVES];
     int n0 = 0, j, first = 0;
     char c = B->shape.tok[k];
     if (c != 'x') {
       for (i = 0; i < np; i++) q[i]++;
-      if ((st = put_tok(&R, c, err))) goto fail;
+      if ((st = cute_layout_put_tok(&R, c, err))) goto fail;
       continue;
     }
     /* each part's piece; those with a non-zero stride must split alike */
@@ -425,22 +407,12 @@ static cute_status sums_of_b(cute_layout *out, const cute_layout *A,
       n0 = 1;
     }
     bl++;
-    if (n0 > 1 && (st = put_tok(&R, '(', err))) goto fail;
-    for (j = 0; j < n0; j++) {
-      int64_t v;
-      cute_basis e;
-      if ((st = cute_stride_pack(&v, &e, &sum[j], err)) ||
-          (st = put_leaf(&R, s0[j], v, e, err)))
-        goto fail;
-    }
-    if (n0 > 1 && (st = put_tok(&R, ')', err))) goto fail;
+    for (j = 0; j < n0; j++)
+      if ((st = cute_stride_pack(&v[j], &e[j], &sum[j], err))) goto fail;
+    if ((st = cute_layout_put_group(&R, n0, s0, v, e, err))) break;
   }
-  cute_tuple_copy(&out->shape, &R.shape);
-  cute_tuple_copy(&out->stride, &R.stride);
-  return CUTE_OK;
 fail:
-  cute_error_context(err, "composition", A, B);
-  return st;
+  return cute_layout_put_end(out, &R, st, "composition", A, B, err);
 }
 
 cute_status cute_composition_sums(cute_layout *out, const cute_layout *A,

@@ -167,6 +167,29 @@ static int basis_tostring(lua_State *L)
   return 1;
 }
 
+/* e.value, e.mode: CuTe DSL's ScaledBasis fields, the scale and the mode
+ * path outermost first (E(0,1).mode = {0,1}), so scripts read a basis
+ * stride without parsing its text; a sum of bases (1@0+1@1) and a binary
+ * stride (F5) have neither: nil. */
+static int basis_index(lua_State *L)
+{
+  basis_ud *b = luaL_checkudata(L, 1, CUTELUA_BASIS);
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+  int i, len = CUTE_BASIS_LEN(b->e);
+  if (k == NULL || CUTE_BASIS_IS_SUM(b->e) || b->e == CUTE_BASIS_F2) return 0;
+  if (strcmp(k, "value") == 0) {
+    lua_pushinteger(L, (lua_Integer)b->v);
+    return 1;
+  }
+  if (strcmp(k, "mode") != 0) return 0;
+  lua_createtable(L, len, 0);
+  for (i = 0; i < len; i++) {
+    lua_pushinteger(L, CUTE_BASIS_AT(b->e, i));
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
 /* ----------------------------------------------------- Lua -> tuple -- */
 
 int cutelua_tointeger(lua_State *L, int idx, lua_Integer *v)
@@ -488,6 +511,7 @@ void cutelua_open_tuple(lua_State *L)
       {"__unm", basis_unm},
       {"__eq", basis_eq},
       {"__tostring", basis_tostring},
+      {"__index", basis_index},
       {NULL, NULL}};
   static const luaL_Reg funcs[] = {
       {"E", basis_new},

@@ -1,7 +1,7 @@
 # install.cmake -- install rules of vm/ (included by vm/CMakeLists.txt):
 #   bin/cutelua
 #   lib/libcutelua.so*, lib/libcutelua.a      include/cutelua.h, cute.h,
-#                                              cute_lua.h
+#                                              cute_linear.h, cute_lua.h
 #   lib/pkgconfig/cutelua.pc                   lib/cmake/cutelua/ (package)
 # (the plain-Lua module files are installed by vm/CMakeLists.txt).
 # Every file that names a path computes it from its own location, so an
@@ -18,6 +18,7 @@ install(TARGETS cutelua_shared cutelua_static EXPORT cuteluaTargets
 # `cute` values (it needs Lua 5.4's headers, e.g. pkg-config lua5.4).
 install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/cutelua.h
               ${CMAKE_SOURCE_DIR}/algebra/cute.h
+              ${CMAKE_SOURCE_DIR}/algebra/cute_linear.h
               ${CMAKE_SOURCE_DIR}/bindings/cute_lua.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 

@@ -165,6 +165,33 @@ describe("tuples", function()
     assert.equal(cute.tuple "(1@0,8@1)"[2], 8 * cute.E(1))
   end)
 
+  it("give a basis element's scale and mode path as CuTe DSL's "
+     .. "ScaledBasis (value, mode)", function()
+    math.randomseed(14)
+    for _ = 1, 2000 do
+      local path = {}
+      for k = 1, math.random(1, 3) do path[k] = math.random(0, 254) end
+      local v = math.random(1, 1 << 40) * (math.random(2) == 1 and 1 or -1)
+      local e = v * cute.E(table.unpack(path))
+      assert.equal(v, e.value)
+      assert.same(path, e.mode)
+      assert.equal(e, e.value * cute.E(table.unpack(e.mode)))
+      local rev = {}
+      for k = #path, 1, -1 do rev[#rev + 1] = path[k] end
+      assert.equal(v .. "@" .. table.concat(rev, "@"), tostring(e))
+    end
+    -- a sum and a binary stride are no single scaled basis element
+    local sum = cute.E(0) + 2 * cute.E(1)
+    assert.is_nil(sum.value)
+    assert.is_nil(sum.mode)
+    local f2 = cute.layout "(4,8):(F1,F4)":stride()[2]
+    assert.equal("F4", tostring(f2))
+    assert.is_nil(f2.value)
+    assert.is_nil(f2.mode)
+    assert.is_nil(cute.E(1).scale)
+    assert.is_nil(cute.E(1)[1])
+  end)
+
   it("relations of paper section 2", function()
     assert.is_true(cute.congruent({4, {2, 2}}, {1, {3, 5}}))
     assert.is_false(cute.congruent({4, {2, 2}}, {1, 3}))

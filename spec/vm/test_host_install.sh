@@ -13,7 +13,8 @@ prefix=$tmp/prefix
 run cmake --install "$build" --prefix "$prefix"
 is "cmake --install" "$rc" "0"
 [ "$rc" -eq 0 ] || { echo "$out$err"; finish; exit; }
-for f in bin/cutelua include/cutelua.h include/cute.h include/cute_lua.h \
+for f in bin/cutelua include/cutelua.h include/cute.h include/cute_linear.h \
+         include/cute_lua.h \
          lib/libcutelua.a \
          lib/pkgconfig/cutelua.pc lib/cmake/cutelua/cuteluaConfig.cmake \
          share/lua/5.4/cute/init.lua; do

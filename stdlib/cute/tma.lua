@@ -51,10 +51,11 @@ local function log2(x)
   return n
 end
 
--- v, j of a basis stride v@j; nil for an integer or a nested basis.
+-- v, j of a basis stride v@j; nil for an integer, a nested basis or a sum.
 local function basis(d)
-  local v, j = tostring(d):match("^(%-?%d+)@(%d+)$")
-  return math.tointeger(v), math.tointeger(j)
+  if getmetatable(d) ~= core.metatables.E then return nil end
+  local mode = d.mode
+  if mode and #mode == 1 then return d.value, mode[1] end
 end
 
 -- The list of modes of a flat layout, each {extent, stride}.
@@ -79,6 +80,15 @@ local function swizzle_bytes(sw, eb)
       tostring(sw), eb, b, m + log2(eb), s)
   end
   return 16 << b
+end
+
+-- Bytes of an element of the global tensor: a cute.cuda buffer type
+-- (cuda/'s dtype table: i8, i32, ...), else an atom's value type (tf32,
+-- s8, a number of bits).
+local function element_bytes(dtype)
+  local ok, cuda = pcall(require, "cute.cuda.core")
+  local d = ok and type(dtype) == "string" and cuda.dtypes[dtype]
+  return d and d.size or atom.type_bits(dtype) // 8
 end
 
 local function check_op(op)
@@ -106,7 +116,7 @@ function M.make_tma_copy(op, gtensor, slayout, cta_tiler, cluster_size)
     math.tointeger(cta_tiler), "make_tma_copy", 4, "CTA tile shape", cta_tiler)
   E.argcheck(cluster_size == nil or math.type(cluster_size) == "integer",
     "make_tma_copy", 5, "integer cluster size", cluster_size)
-  local eb = atom.type_bits(gtensor.dtype) // 8
+  local eb = element_bytes(gtensor.dtype)
   local G = gtensor.layout
   local sw, S = nil, slayout
   if composed then
