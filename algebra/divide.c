@@ -179,39 +179,20 @@ static int split_leaf(cute_split *q, int64_t s, int64_t d, const cute_layout *B)
   return 1;
 }
 
-/* One token of the result, into its shape's and stride's tokens at once
- * (a copy read back right after byte stores stalls on store forwarding);
- * the next position.  Counters pass by value: through a pointer each
- * store reloads them. */
-static int tok(cute_layout *o, int nt, char ch)
-{
-  o->shape.tok[nt] = ch;
-  o->stride.tok[nt] = ch;
-  return nt + 1;
-}
-
-static void leaf(cute_layout *o, int nl, int64_t s, int64_t d)
-{
-  o->shape.v[nl] = s;
-  o->shape.e[nl] = 0;
-  o->stride.v[nl] = d;
-  o->stride.e[nl] = 0;
-}
-
 /* The rest of q at token nt and leaf nl: whole (one element, a group
  * when it has two leaves) or as its modes; the next token position. */
 static inline int rest(cute_layout *o, int nt, int nl, const cute_split *q,
                        int whole)
 {
   int group = whole && q->nr == 2;
-  if (group) nt = tok(o, nt, '(');
-  nt = tok(o, nt, 'x');
-  leaf(o, nl, q->rs[0], q->rd[0]);
+  if (group) nt = cute_put_tok(o, nt, '(');
+  nt = cute_put_tok(o, nt, 'x');
+  cute_put_leaf(o, nl, q->rs[0], q->rd[0]);
   if (q->nr == 2) {
-    nt = tok(o, nt, 'x');
-    leaf(o, nl + 1, q->rs[1], q->rd[1]);
+    nt = cute_put_tok(o, nt, 'x');
+    cute_put_leaf(o, nl + 1, q->rs[1], q->rd[1]);
   }
-  return group ? tok(o, nt, ')') : nt;
+  return group ? cute_put_tok(o, nt, ')') : nt;
 }
 
 /* ---------------------------------------------------------- one pass -- */
@@ -256,10 +237,10 @@ static int with_rest(cute_layout *both, const cute_layout *A,
     if (cute_mul(n, A->shape.v[k], &n)) return 0;
   /* One leaf t:u: (t:u, B*) in closed form, split_leaf at stride 1. */
   if (split_leaf(&q, n, 1, B)) {
-    k = rest(both, tok(both, tok(both, 0, '('), 'x'), 1, &q, 1);
-    both->shape.ntok = both->stride.ntok = (uint8_t)tok(both, k, ')');
+    k = rest(both, cute_put_tok(both, cute_put_tok(both, 0, '('), 'x'), 1, &q, 1);
+    both->shape.ntok = both->stride.ntok = (uint8_t)cute_put_tok(both, k, ')');
     both->shape.nleaf = both->stride.nleaf = (uint8_t)(1 + q.nr);
-    leaf(both, 0, q.t, q.tile);
+    cute_put_leaf(both, 0, q.t, q.tile);
     return 1;
   }
   /* A coordinate tiler's rest is divide1's coordinate_rest. */
@@ -388,29 +369,29 @@ static void emit_closed(cute_layout *o, const cute_layout *A,
   int tiles = !pair && how != CUTE_FLAT, zipped = c->list && how == CUTE_ZIPPED;
   int whole = how < 0 || how == CUTE_ZIPPED;
   if (c->ntok) tail(o, A, c, ntok - 1 - zipped - c->ntok, nleaf - c->nleaf);
-  nt = tok(o, nt, '(');
-  if (tiles) nt = tok(o, nt, '(');
+  nt = cute_put_tok(o, nt, '(');
+  if (tiles) nt = cute_put_tok(o, nt, '(');
   for (i = 0; i < c->n; i++) {
     const cute_split *q = &c->q[i];
-    if (pair && c->list) nt = tok(o, nt, '(');
-    nt = tok(o, nt, 'x');
-    leaf(o, nl++, q->t, q->tile);
+    if (pair && c->list) nt = cute_put_tok(o, nt, '(');
+    nt = cute_put_tok(o, nt, 'x');
+    cute_put_leaf(o, nl++, q->t, q->tile);
     if (pair) {
       nt = rest(o, nt, nl, q, whole);
       nl += q->nr;
     }
-    if (pair && c->list) nt = tok(o, nt, ')');
+    if (pair && c->list) nt = cute_put_tok(o, nt, ')');
   }
-  if (tiles) nt = tok(o, nt, ')');
-  if (zipped) nt = tok(o, nt, '(');
+  if (tiles) nt = cute_put_tok(o, nt, ')');
+  if (zipped) nt = cute_put_tok(o, nt, '(');
   for (i = 0; i < c->n && !pair; i++) {
     nt = rest(o, nt, nl, &c->q[i], 1);
     nl += c->q[i].nr;
   }
   nt += c->ntok;
   nl += c->nleaf;
-  if (zipped) nt = tok(o, nt, ')');
-  nt = tok(o, nt, ')');
+  if (zipped) nt = cute_put_tok(o, nt, ')');
+  nt = cute_put_tok(o, nt, ')');
   o->shape.ntok = o->stride.ntok = (uint8_t)nt;
   o->shape.nleaf = o->stride.nleaf = (uint8_t)nl;
 }

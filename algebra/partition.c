@@ -235,22 +235,6 @@ static int rest_at(int64_t *off, const cute_split *q, int64_t x)
                         !cute_add(*off, t, off));
 }
 
-/* One token into both token arrays (see divide.c's tok). */
-static int tok2(cute_layout *o, int nt, char ch)
-{
-  o->shape.tok[nt] = o->stride.tok[nt] = ch;
-  return nt + 1;
-}
-
-static int leaf2(cute_layout *o, int nl, int64_t s, int64_t d)
-{
-  o->shape.v[nl] = s;
-  o->shape.e[nl] = 0;
-  o->stride.v[nl] = d;
-  o->stride.e[nl] = 0;
-  return nl + 1;
-}
-
 /* The tiles, the rests the coordinate keeps (`_`, or past its end) and
  * A's modes past the tiler, into o; the offset of the others in *off.
  * 0 on overflow or past a limit.  Reads c and x only: A's rest is moved
@@ -269,20 +253,20 @@ static int tile_head(cute_layout *o, int64_t *off, const cute_closed *c,
       *nleaf += c->q[i].nr;
     }
   if (*ntok > CUTE_MAX_TOKENS || *nleaf > CUTE_MAX_LEAVES) return 0;
-  nt = tok2(o, nt, '(');
+  nt = cute_put_tok(o, nt, '(');
   for (i = 0; i < c->n; i++) {
-    nt = tok2(o, nt, 'x');
-    nl = leaf2(o, nl, c->q[i].t, c->q[i].tile);
+    nt = cute_put_tok(o, nt, 'x');
+    cute_put_leaf(o, nl++, c->q[i].t, c->q[i].tile);
   }
   for (i = 0; i < c->n; i++) {
     const cute_split *q = &c->q[i];
     if (i < k && x[i] != CUTE_UNDERSCORE) continue;
-    if (q->nr == 2) nt = tok2(o, nt, '(');
+    if (q->nr == 2) nt = cute_put_tok(o, nt, '(');
     for (j = 0; j < q->nr; j++) {
-      nt = tok2(o, nt, 'x');
-      nl = leaf2(o, nl, q->rs[j], q->rd[j]);
+      nt = cute_put_tok(o, nt, 'x');
+      cute_put_leaf(o, nl++, q->rs[j], q->rd[j]);
     }
-    if (q->nr == 2) nt = tok2(o, nt, ')');
+    if (q->nr == 2) nt = cute_put_tok(o, nt, ')');
   }
   return 1;
 }
@@ -321,8 +305,8 @@ static int tile_closed(cute_layout *out, cute_tuple *offset,
   for (i = 0; i < ntok - 1 - c.ntok; i++)
     out->shape.tok[i] = out->stride.tok[i] = head.shape.tok[i];
   for (i = 0; i < nleaf - c.nleaf; i++)
-    leaf2(out, i, head.shape.v[i], head.stride.v[i]);
-  tok2(out, ntok - 1, ')');
+    cute_put_leaf(out, i, head.shape.v[i], head.stride.v[i]);
+  cute_put_tok(out, ntok - 1, ')');
   out->shape.ntok = out->stride.ntok = (uint8_t)ntok;
   out->shape.nleaf = out->stride.nleaf = (uint8_t)nleaf;
   cute_tuple_int(offset, off);

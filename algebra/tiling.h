@@ -80,6 +80,27 @@ static inline int cute_tiler_leaf(const cute_layout *B)
          B->shape.nleaf == 1 && B->stride.nleaf == 1 &&
          B->shape.e[0] == 0 && B->stride.e[0] == 0;
 }
+/* One token of a result written in place, into its shape's and stride's
+ * tokens at once (a copy read back right after byte stores stalls on
+ * store forwarding); the next position, passed by value: through a
+ * pointer each store reloads it. */
+static inline int cute_put_tok(cute_layout *o, int nt, char ch)
+{
+  o->shape.tok[nt] = ch;
+  o->stride.tok[nt] = ch;
+  return nt + 1;
+}
+
+/* Leaf nl of a result written in place: s:d, integral. */
+static inline void cute_put_leaf(cute_layout *o, int nl, int64_t s,
+                                 int64_t d)
+{
+  o->shape.v[nl] = s;
+  o->shape.e[nl] = 0;
+  o->stride.v[nl] = d;
+  o->stride.e[nl] = 0;
+}
+
 /* Does a layout of a tiler pass cute_tuple_check (shape and stride)? */
 int cute_tiler_layout_ok(const cute_layout *B);
 /* Could the scratch r be deeper than CUTE_MAX_DEPTH?  0 when its token
