@@ -1,6 +1,6 @@
 /*
  * linear.c -- linear layouts over F2 (Triton's LinearLayout) and their
- * conversion to and from CuTe layouts (cute.h, "linear layouts").
+ * conversion to and from CuTe layouts (cute_linear.h).
  *
  * Why the two meet: a CuTe layout whose extents are powers of two sends a
  * coordinate to a sum of bit-steps 2^j*d; when no two steps share a bit the
