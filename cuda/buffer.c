@@ -111,18 +111,6 @@ cute_cuda_status cute_cuda_compare(cute_cuda_ptr got, cute_cuda_ptr ref,
   return s;
 }
 
-/* [lo, hi]: the offsets a layout reaches, from its strides. */
-static void reach(const cute_layout *L, int64_t *lo, int64_t *hi)
-{
-  int k;
-  *lo = *hi = 0;
-  for (k = 0; k < L->shape.nleaf; k++) {
-    int64_t r = (L->shape.v[k] - 1) * L->stride.v[k];
-    if (r > 0) *hi += r;
-    else *lo += r;
-  }
-}
-
 /* Downloads the span of a tensor; *base points at its element 0. */
 static cute_cuda_status fetch(char **mem, char **base, cute_cuda_ptr p,
                               const cute_layout *L, size_t es,
@@ -130,7 +118,9 @@ static cute_cuda_status fetch(char **mem, char **base, cute_cuda_ptr p,
 {
   int64_t lo, hi;
   cute_cuda_status s;
-  reach(L, &lo, &hi);
+  if (cute_layout_offset_range(L, &lo, &hi, NULL) != CUTE_OK)
+    return cucu_fail(err, CUTE_CUDA_ELAYOUT, "cute.cuda: check_copy: "
+                     "offsets overflow 64 bits");
   *mem = malloc((size_t)(hi - lo + 1) * es);
   if (*mem == NULL)
     return cucu_fail(err, CUTE_CUDA_ENOMEM, "cute.cuda: check_copy: out of memory");

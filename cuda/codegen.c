@@ -73,9 +73,24 @@ static int leaf_comp(const cute_layout *L, int k, int coordinate)
   return CUTE_BASIS_AT(e, 0);
 }
 
+/* Adds the terms' reach to [lo, hi]: per component for a coordinate
+ * layout, whose strides cute_layout_offset_range does not take.  1 on
+ * 64-bit overflow. */
+static int span_terms(cg_layout *g, const cg_mode *m)
+{
+  int k;
+  for (k = 0; k < m->n; k++) {
+    int64_t reach;
+    if (__builtin_mul_overflow(m->t[k].shape - 1, m->t[k].stride, &reach) ||
+        __builtin_add_overflow(reach > 0 ? g->hi : g->lo, reach,
+                               reach > 0 ? &g->hi : &g->lo))
+      return 1;
+  }
+  return 0;
+}
+
 /* Flattens L into per-mode terms and computes the index/value widths.
- * Every product below is bounded by the layout's checked size and image,
- * which the algebra keeps within 64 bits.  A coordinate layout (strides
+ * A coordinate layout (strides
  * a@i, CuTe's identity layouts and their partitions) gets one sum per
  * codomain component i. */
 static cute_cuda_status analyse(cg_layout *g, const cute_layout *L,
@@ -100,12 +115,15 @@ static cute_cuda_status analyse(cg_layout *g, const cute_layout *L,
       if (c + 1 > g->ncomp && coordinate) g->ncomp = c + 1;
       add_term(&g->mode[m], L->shape.v[k], L->stride.v[k], c);
     }
-    for (k = 0; k < g->mode[m].n; k++) {
-      int64_t reach = (g->mode[m].t[k].shape - 1) * g->mode[m].t[k].stride;
-      if (reach > 0) g->hi += reach;
-      else g->lo += reach;
-    }
+    if (coordinate && span_terms(g, &g->mode[m]))
+      return cucu_fail(err, CUTE_CUDA_ELAYOUT,
+                       "cute.cuda: codegen '%s': offsets overflow 64 bits",
+                       name);
   }
+  /* An integral layout's image is the algebra's fact, checked there. */
+  if (!coordinate && cute_layout_offset_range(L, &g->lo, &g->hi, NULL))
+    return cucu_fail(err, CUTE_CUDA_ELAYOUT,
+                     "cute.cuda: codegen '%s': offsets overflow 64 bits", name);
   g->wide_index = g->size > (int64_t)UINT32_MAX;
   g->wide_value = g->hi > INT32_MAX || g->lo < INT32_MIN;
   return CUTE_CUDA_OK;
