@@ -246,8 +246,8 @@ static cute_status overlap(const ctx *c, const amodes *a, int r)
 
 /* Adds the largest A-digit of each bounded working mode to acc[]; fails
  * when B's leaves together would carry out of a mode of A. */
-static cute_status distribute(const ctx *c, const amodes *a,
-                              const wmode *w, int nw, int64_t *acc)
+static inline cute_status distribute(const ctx *c, const amodes *a,
+                                     const wmode *w, int nw, int64_t *acc)
 {
   int i;
   for (i = 0; i < nw; i++) {
@@ -282,8 +282,8 @@ static cute_status too_many(const ctx *c)
  * coalesced: coalesced A has no mergeable neighbours, splitting a mode into
  * S/q : D*q keeps S*D, and only the last kept mode can have size 1 (it is
  * dropped; no mode at all is 1:0). */
-static cute_status emit_piece(const ctx *c, pieces *p, int k, const wmode *w,
-                              int nw, int negate)
+static inline cute_status emit_piece(const ctx *c, pieces *p, int k,
+                                     const wmode *w, int nw, int negate)
 {
   int i, n0 = p->n;
   for (i = 0; i < nw; i++) {

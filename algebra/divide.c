@@ -138,16 +138,11 @@ static cute_status divide1(cute_layout *out, const cute_layout *A,
  * unbounded on its extended domain), so
  *   s:d / t:u = (t, (u, c)):(d*u, (d, d*t*u))
  * as divide1 makes it.  Tile t:tile, rest of nr leaves (a group if 2). */
-typedef struct split {
-  int64_t t, tile;
-  int nr;
-  int64_t rs[2], rd[2];
-} split;
 
 /* The closed form of a leaf s:d divided by B; 0 where it does not apply
  * (B not one leaf, a size below 2, a stride not positive, an overflow):
  * divide1 then decides. */
-static int split_leaf(split *q, int64_t s, int64_t d, const cute_layout *B)
+static int split_leaf(cute_split *q, int64_t s, int64_t d, const cute_layout *B)
 {
   int64_t t, u, tu, dtu, c;
   if (!cute_tiler_leaf(B)) return 0;
@@ -184,39 +179,20 @@ static int split_leaf(split *q, int64_t s, int64_t d, const cute_layout *B)
   return 1;
 }
 
-/* One token of the result, into its shape's and stride's tokens at once
- * (a copy read back right after byte stores stalls on store forwarding);
- * the next position.  Counters pass by value: through a pointer each
- * store reloads them. */
-static int tok(cute_layout *o, int nt, char ch)
-{
-  o->shape.tok[nt] = ch;
-  o->stride.tok[nt] = ch;
-  return nt + 1;
-}
-
-static void leaf(cute_layout *o, int nl, int64_t s, int64_t d)
-{
-  o->shape.v[nl] = s;
-  o->shape.e[nl] = 0;
-  o->stride.v[nl] = d;
-  o->stride.e[nl] = 0;
-}
-
 /* The rest of q at token nt and leaf nl: whole (one element, a group
  * when it has two leaves) or as its modes; the next token position. */
-static inline int rest(cute_layout *o, int nt, int nl, const split *q,
+static inline int rest(cute_layout *o, int nt, int nl, const cute_split *q,
                        int whole)
 {
   int group = whole && q->nr == 2;
-  if (group) nt = tok(o, nt, '(');
-  nt = tok(o, nt, 'x');
-  leaf(o, nl, q->rs[0], q->rd[0]);
+  if (group) nt = cute_put_tok(o, nt, '(');
+  nt = cute_put_tok(o, nt, 'x');
+  cute_put_leaf(o, nl, q->rs[0], q->rd[0]);
   if (q->nr == 2) {
-    nt = tok(o, nt, 'x');
-    leaf(o, nl + 1, q->rs[1], q->rd[1]);
+    nt = cute_put_tok(o, nt, 'x');
+    cute_put_leaf(o, nl + 1, q->rs[1], q->rd[1]);
   }
-  return group ? tok(o, nt, ')') : nt;
+  return group ? cute_put_tok(o, nt, ')') : nt;
 }
 
 /* ---------------------------------------------------------- one pass -- */
@@ -254,17 +230,17 @@ static int with_rest(cute_layout *both, const cute_layout *A,
                      const cute_span *a, const cute_layout *B)
 {
   cute_layout bstar;
-  split q;
+  cute_split q;
   int64_t n = 1;
   int k;
   for (k = a->leaf0; k < a->leaf1; k++)
     if (cute_mul(n, A->shape.v[k], &n)) return 0;
   /* One leaf t:u: (t:u, B*) in closed form, split_leaf at stride 1. */
   if (split_leaf(&q, n, 1, B)) {
-    k = rest(both, tok(both, tok(both, 0, '('), 'x'), 1, &q, 1);
-    both->shape.ntok = both->stride.ntok = (uint8_t)tok(both, k, ')');
+    k = rest(both, cute_put_tok(both, cute_put_tok(both, 0, '('), 'x'), 1, &q, 1);
+    both->shape.ntok = both->stride.ntok = (uint8_t)cute_put_tok(both, k, ')');
     both->shape.nleaf = both->stride.nleaf = (uint8_t)(1 + q.nr);
-    leaf(both, 0, q.t, q.tile);
+    cute_put_leaf(both, 0, q.t, q.tile);
     return 1;
   }
   /* A coordinate tiler's rest is divide1's coordinate_rest. */
@@ -312,16 +288,8 @@ static int divide_flat(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
-/* The divide by T of n leaf modes of A in closed form, and where A's
- * modes past them lie: tokens [tok0, tok0+ntok), leaves [leaf0, nleaf). */
-typedef struct closed {
-  int n, list, tok0, ntok, leaf0, nleaf, depth;
-  split q[CUTE_MAX_LEAVES];
-} closed;
-
-/* Fills c when T is one layout over a one-leaf A, or a flat list of n
- * layouts over A's first n modes, each a leaf, all in closed form. */
-static int gather(closed *c, const cute_layout *A, const cute_tiler *T)
+int cute_divide_gather(cute_closed *c, const cute_layout *A,
+                       const cute_tiler *T)
 {
   const cute_tuple *as = &A->shape;
   int i, p, d;
@@ -354,7 +322,7 @@ static int gather(closed *c, const cute_layout *A, const cute_tiler *T)
 
 /* A's modes past the divided ones, moved to where they end the result
  * (first: out may be A, and the result's head is longer than A's). */
-static void tail(cute_layout *o, const cute_layout *A, const closed *c,
+static void tail(cute_layout *o, const cute_layout *A, const cute_closed *c,
                  int nt, int nl)
 {
   int k;
@@ -370,7 +338,7 @@ static void tail(cute_layout *o, const cute_layout *A, const closed *c,
 
 /* The result's size: 0 when it would pass a limit (the general path then
  * reports).  A zipped list nests A's modes past it one level deeper. */
-static int fits(const closed *c, int how, int *ntok, int *nleaf)
+static int fits(const cute_closed *c, int how, int *ntok, int *nleaf)
 {
   int i, nt = 2 + c->ntok, nl = c->nleaf, deep = 0;
   int split = !c->list && (how == CUTE_TILED || how == CUTE_FLAT);
@@ -395,35 +363,35 @@ static int fits(const closed *c, int how, int *ntok, int *nleaf)
  *   flat     (t0,t1,...,r0,r1,...,A's rest)
  * T one layout over a one-leaf A: (t0,r0), tiled and flat splitting r0. */
 static void emit_closed(cute_layout *o, const cute_layout *A,
-                        const closed *c, int how, int ntok, int nleaf)
+                        const cute_closed *c, int how, int ntok, int nleaf)
 {
   int i, nt = 0, nl = 0, pair = how < 0 || !c->list;
   int tiles = !pair && how != CUTE_FLAT, zipped = c->list && how == CUTE_ZIPPED;
   int whole = how < 0 || how == CUTE_ZIPPED;
   if (c->ntok) tail(o, A, c, ntok - 1 - zipped - c->ntok, nleaf - c->nleaf);
-  nt = tok(o, nt, '(');
-  if (tiles) nt = tok(o, nt, '(');
+  nt = cute_put_tok(o, nt, '(');
+  if (tiles) nt = cute_put_tok(o, nt, '(');
   for (i = 0; i < c->n; i++) {
-    const split *q = &c->q[i];
-    if (pair && c->list) nt = tok(o, nt, '(');
-    nt = tok(o, nt, 'x');
-    leaf(o, nl++, q->t, q->tile);
+    const cute_split *q = &c->q[i];
+    if (pair && c->list) nt = cute_put_tok(o, nt, '(');
+    nt = cute_put_tok(o, nt, 'x');
+    cute_put_leaf(o, nl++, q->t, q->tile);
     if (pair) {
       nt = rest(o, nt, nl, q, whole);
       nl += q->nr;
     }
-    if (pair && c->list) nt = tok(o, nt, ')');
+    if (pair && c->list) nt = cute_put_tok(o, nt, ')');
   }
-  if (tiles) nt = tok(o, nt, ')');
-  if (zipped) nt = tok(o, nt, '(');
+  if (tiles) nt = cute_put_tok(o, nt, ')');
+  if (zipped) nt = cute_put_tok(o, nt, '(');
   for (i = 0; i < c->n && !pair; i++) {
     nt = rest(o, nt, nl, &c->q[i], 1);
     nl += c->q[i].nr;
   }
   nt += c->ntok;
   nl += c->nleaf;
-  if (zipped) nt = tok(o, nt, ')');
-  nt = tok(o, nt, ')');
+  if (zipped) nt = cute_put_tok(o, nt, ')');
+  nt = cute_put_tok(o, nt, ')');
   o->shape.ntok = o->stride.ntok = (uint8_t)nt;
   o->shape.nleaf = o->stride.nleaf = (uint8_t)nl;
 }
@@ -434,9 +402,10 @@ static void emit_closed(cute_layout *o, const cute_layout *A,
 static int divide_closed(cute_layout *out, const cute_layout *A,
                          const cute_tiler *T, int how)
 {
-  closed c;
+  cute_closed c;
   int ntok, nleaf;
-  if (!gather(&c, A, T) || !fits(&c, how, &ntok, &nleaf)) return 0;
+  if (!cute_divide_gather(&c, A, T) || !fits(&c, how, &ntok, &nleaf))
+    return 0;
   emit_closed(out, A, &c, how, ntok, nleaf);
   return 1;
 }

@@ -1,6 +1,6 @@
 /*
  * linear.c -- linear layouts over F2 (Triton's LinearLayout) and their
- * conversion to and from CuTe layouts (cute.h, "linear layouts").
+ * conversion to and from CuTe layouts (cute_linear.h).
  *
  * Why the two meet: a CuTe layout whose extents are powers of two sends a
  * coordinate to a sum of bit-steps 2^j*d; when no two steps share a bit the
@@ -242,6 +242,17 @@ static cute_status fail2(cute_status st, cute_error *err, const char *op,
   return st;
 }
 
+/* r's input dims are in[0, nin), its output dims out[0, nout): each map
+ * below takes its dims from its operands'. */
+static void set_dims(cute_linear *r, const cute_linear_dim *in, int nin,
+                     const cute_linear_dim *out, int nout)
+{
+  r->nin = nin;
+  r->nout = nout;
+  memcpy(r->in, in, sizeof r->in);
+  memcpy(r->out, out, sizeof r->out);
+}
+
 cute_status cute_linear_compose(cute_linear *out, const cute_linear *outer,
                                 const cute_linear *inner, cute_error *err)
 {
@@ -250,10 +261,7 @@ cute_status cute_linear_compose(cute_linear *out, const cute_linear *outer,
   cute_status st = match_dims(map, inner->out, inner->nout, outer->in,
                               outer->nin, "inner output", err);
   if (st) return fail2(st, err, "compose", outer, inner);
-  r.nin = inner->nin;
-  r.nout = outer->nout;
-  memcpy(r.in, inner->in, sizeof r.in);
-  memcpy(r.out, outer->out, sizeof r.out);
+  set_dims(&r, inner->in, inner->nin, outer->out, outer->nout);
   for (k = 0; k < nb; k++)
     r.basis[k] = cute_linear_apply(outer, repack(inner->basis[k], map,
                                                  inner->out, inner->nout));
@@ -273,10 +281,7 @@ cute_status cute_linear_invert(cute_linear *out, const cute_linear *A,
               "output bits, rank %d", nb, ob, E.n);
     return fail2(CUTE_ENONINJECTIVE, err, "invert", A, NULL);
   }
-  r.nin = A->nout;
-  r.nout = A->nin;
-  memcpy(r.in, A->out, sizeof r.in);
-  memcpy(r.out, A->in, sizeof r.out);
+  set_dims(&r, A->out, A->nout, A->in, A->nin);
   for (b = 0; b < ob; b++) {
     uint64_t c = 0;
     reduce(&E, 1ull << b, &c);  /* full rank: the remainder is 0 */
@@ -299,10 +304,7 @@ cute_status cute_linear_invert_and_compose(cute_linear *out,
                               "first layout's output", err);
   if (st) return fail2(st, err, "invert_and_compose", A, B);
   eliminate(&E, B);
-  r.nin = A->nin;
-  r.nout = B->nin;
-  memcpy(r.in, A->in, sizeof r.in);
-  memcpy(r.out, B->in, sizeof r.out);
+  set_dims(&r, A->in, A->nin, B->in, B->nin);
   for (k = 0; k < nb; k++) {
     uint64_t c = 0;
     if (reduce(&E, repack(A->basis[k], map, A->out, A->nout), &c)) {

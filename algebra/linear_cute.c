@@ -1,5 +1,5 @@
 /*
- * linear_cute.c -- CuTe layouts to linear layouts and back (cute.h,
+ * linear_cute.c -- CuTe layouts to linear layouts and back (cute_linear.h,
  * cute_linear_from_composed / cute_linear_to_composed).
  *
  * A leaf s:d of a CuTe layout (s = 2^n) is n input bits whose bases are

@@ -30,6 +30,7 @@ void cute_scratch_start(cute_layout *r)
 cute_status cute_scratch_tok(cute_layout *r, char c, cute_error *err)
 {
   if (r->shape.ntok >= CUTE_MAX_TOKENS) return cute_scratch_full(err);
+  r->stride.tok[r->shape.ntok] = c; /* see cute_scratch_span */
   r->shape.tok[r->shape.ntok++] = c;
   return CUTE_OK;
 }
@@ -43,9 +44,15 @@ cute_status cute_scratch_span(cute_layout *r, const cute_layout *src,
     return cute_scratch_full(err);
   n0 = r->shape.nleaf;
   /* Loops, not memcpy: a piece is a few tokens and leaves, and a call
-   * per array cost more than the copies. */
-  for (i = 0; i < nt; i++)
-    r->shape.tok[r->shape.ntok + i] = src->shape.tok[sp->tok0 + i];
+   * per array cost more than the copies.  The tokens go to the stride's
+   * array too, so that a caller finishing in place need not copy them
+   * (a copy read back right after byte stores stalls on store
+   * forwarding: a tenth of a logical product). */
+  for (i = 0; i < nt; i++) {
+    char c = src->shape.tok[sp->tok0 + i];
+    r->shape.tok[r->shape.ntok + i] = c;
+    r->stride.tok[r->shape.ntok + i] = c;
+  }
   for (i = 0; i < nl; i++) {
     r->shape.v[n0 + i] = src->shape.v[sp->leaf0 + i];
     r->shape.e[n0 + i] = 0;

@@ -205,10 +205,120 @@ static cute_status tile_in(cute_layout *out, cute_tuple *offset,
   return slice2(out, offset, &Z, &a, &b, err);
 }
 
-cute_status cute_local_tile(cute_layout *out, cute_tuple *offset,
-                            const cute_layout *A, const cute_tiler *T,
-                            const cute_tuple *coord, const cute_tuple *proj,
-                            cute_error *err)
+/* --------------------------------------------------------- closed form -- */
+
+/* The coordinate c of the tiles, read where it is a flat tuple of at most
+ * n integers >= 0 or `_` (the usual (m, n) or (m, _)); 0 otherwise. */
+static int flat_coord(int64_t *x, int *k, const cute_tuple *c, int n)
+{
+  int i;
+  *k = c->nleaf;
+  if (*k < 1 || *k > n || c->ntok != *k + 2 || c->tok[0] != '(' ||
+      c->tok[*k + 1] != ')')
+    return 0;
+  for (i = 0; i < *k; i++) {
+    x[i] = c->v[i];
+    if (c->tok[i + 1] != 'x' || c->e[i] != 0 ||
+        (x[i] < 0 && x[i] != CUTE_UNDERSCORE))
+      return 0;
+  }
+  return 1;
+}
+
+/* The offset of rest q at the integer coordinate x (colexicographic,
+ * the last leaf unbounded); 0 on overflow. */
+static int rest_at(int64_t *off, const cute_split *q, int64_t x)
+{
+  int64_t y = q->nr == 2 ? x % q->rs[0] : x, t;
+  if (cute_mul(y, q->rd[0], &t) || cute_add(*off, t, off)) return 0;
+  return q->nr == 1 || (!cute_mul(x / q->rs[0], q->rd[1], &t) &&
+                        !cute_add(*off, t, off));
+}
+
+/* The tiles, the rests the coordinate keeps (`_`, or past its end) and
+ * A's modes past the tiler, into o; the offset of the others in *off.
+ * 0 on overflow or past a limit.  Reads c and x only: A's rest is moved
+ * by the caller. */
+static int tile_head(cute_layout *o, int64_t *off, const cute_closed *c,
+                     const int64_t *x, int k, int *ntok, int *nleaf)
+{
+  int i, j, nt = 0, nl = 0;
+  for (i = 0; i < c->n; i++)
+    if (i < k && x[i] != CUTE_UNDERSCORE && !rest_at(off, &c->q[i], x[i]))
+      return 0;
+  for (i = 0, *ntok = 2 + c->n + c->ntok, *nleaf = c->n + c->nleaf;
+       i < c->n; i++)
+    if (i >= k || x[i] == CUTE_UNDERSCORE) {
+      *ntok += c->q[i].nr == 2 ? 4 : 1;
+      *nleaf += c->q[i].nr;
+    }
+  if (*ntok > CUTE_MAX_TOKENS || *nleaf > CUTE_MAX_LEAVES) return 0;
+  nt = cute_put_tok(o, nt, '(');
+  for (i = 0; i < c->n; i++) {
+    nt = cute_put_tok(o, nt, 'x');
+    cute_put_leaf(o, nl++, c->q[i].t, c->q[i].tile);
+  }
+  for (i = 0; i < c->n; i++) {
+    const cute_split *q = &c->q[i];
+    if (i < k && x[i] != CUTE_UNDERSCORE) continue;
+    if (q->nr == 2) nt = cute_put_tok(o, nt, '(');
+    for (j = 0; j < q->nr; j++) {
+      nt = cute_put_tok(o, nt, 'x');
+      cute_put_leaf(o, nl++, q->rs[j], q->rd[j]);
+    }
+    if (q->nr == 2) nt = cute_put_tok(o, nt, ')');
+  }
+  return 1;
+}
+
+/* local_tile by a flat list of one-leaf layouts over A's leaf modes at a
+ * flat coordinate: zipped_divide's closed form (divide.c) sliced at once
+ *   ((t0,t1,..),(r0,r1,..,A's rest)) at ((_,..), (x0,x1,..)) =
+ *   (t0,t1,.., r_i where x_i is _, A's rest),  offset sum r_i(x_i)
+ * as tile_in makes it; 0 where that does not apply (then tile_in). */
+static int tile_closed(cute_layout *out, cute_tuple *offset,
+                       const cute_layout *A, const cute_tiler *T,
+                       const cute_tuple *coord)
+{
+  cute_closed c;
+  cute_layout head;
+  int64_t x[CUTE_MAX_LEAVES], off = 0;
+  int k, ntok, nleaf, i;
+  if (!cute_divide_gather(&c, A, T) || !c.list ||
+      !flat_coord(x, &k, coord, c.n))
+    return 0;
+  /* The slice's offset is a tuple when a stride is a basis (its general
+   * path refuses mixing them with integers): integral A only. */
+  for (i = 0; i < c.nleaf; i++)
+    if (A->stride.e[c.leaf0 + i] != 0) return 0;
+  if (!tile_head(&head, &off, &c, x, k, &ntok, &nleaf)) return 0;
+  /* A's rest first (out may be A), then the head built aside. */
+  for (i = c.ntok - 1; i >= 0; i--)
+    out->shape.tok[ntok - 1 - c.ntok + i] =
+        out->stride.tok[ntok - 1 - c.ntok + i] = A->shape.tok[c.tok0 + i];
+  for (i = c.nleaf - 1; i >= 0; i--) {
+    out->shape.v[nleaf - c.nleaf + i] = A->shape.v[c.leaf0 + i];
+    out->shape.e[nleaf - c.nleaf + i] = 0;
+    out->stride.v[nleaf - c.nleaf + i] = A->stride.v[c.leaf0 + i];
+    out->stride.e[nleaf - c.nleaf + i] = A->stride.e[c.leaf0 + i];
+  }
+  for (i = 0; i < ntok - 1 - c.ntok; i++)
+    out->shape.tok[i] = out->stride.tok[i] = head.shape.tok[i];
+  for (i = 0; i < nleaf - c.nleaf; i++)
+    cute_put_leaf(out, i, head.shape.v[i], head.stride.v[i]);
+  cute_put_tok(out, ntok - 1, ')');
+  out->shape.ntok = out->stride.ntok = (uint8_t)ntok;
+  out->shape.nleaf = out->stride.nleaf = (uint8_t)nleaf;
+  cute_tuple_int(offset, off);
+  return 1;
+}
+
+/* local_tile, through its closed form when `fast` and it applies. */
+static cute_status local_tile(cute_layout *out, cute_tuple *offset,
+                              const cute_layout *A, const cute_tiler *T,
+                              const cute_tuple *coord,
+                              const cute_tuple *proj, int fast,
+                              cute_error *err)
 {
   cute_tiler D;
   cute_tuple c;
@@ -216,6 +326,7 @@ cute_status cute_local_tile(cute_layout *out, cute_tuple *offset,
   if ((st = cute_tiler_check(T, err)))
     return cute_tiler_context(err, st, "local_tile", A, T);
   if (!proj) {
+    if (fast && tile_closed(out, offset, A, T, coord)) return CUTE_OK;
     st = tile_in(out, offset, A, T, coord, err);
     return cute_tiler_context(err, st, "local_tile", A, T);
   }
@@ -228,6 +339,23 @@ cute_status cute_local_tile(cute_layout *out, cute_tuple *offset,
            !(st = cute_tuple_close(&c, err)))
     st = tile_in(out, offset, A, &D, &c, err);
   return cute_tiler_context(err, st, "local_tile", A, T);
+}
+
+cute_status cute_local_tile(cute_layout *out, cute_tuple *offset,
+                            const cute_layout *A, const cute_tiler *T,
+                            const cute_tuple *coord, const cute_tuple *proj,
+                            cute_error *err)
+{
+  return local_tile(out, offset, A, T, coord, proj, 1, err);
+}
+
+cute_status cute_local_tile_general(cute_layout *out, cute_tuple *offset,
+                                    const cute_layout *A,
+                                    const cute_tiler *T,
+                                    const cute_tuple *coord,
+                                    cute_error *err)
+{
+  return local_tile(out, offset, A, T, coord, NULL, 0, err);
 }
 
 /* ---------------------------------------------------------- partition -- */

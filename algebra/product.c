@@ -53,7 +53,8 @@ static int scaled(cute_layout *r, const cute_layout *star,
     r->stride.v[nl] = s == 1 ? 0 : d;
     r->stride.e[nl] = 0;
   }
-  for (k = 0; k < bs->ntok; k++) r->shape.tok[nt + k] = bs->tok[k];
+  for (k = 0; k < bs->ntok; k++)
+    r->shape.tok[nt + k] = r->stride.tok[nt + k] = bs->tok[k];
   r->shape.ntok = (uint8_t)(nt + bs->ntok);
   r->shape.nleaf = (uint8_t)nl;
   return 1;
@@ -90,7 +91,7 @@ static int product_flat(cute_layout *out, const cute_layout *A,
   if (list && (rank = cute_layout_rank(A)) < T->n) return 0;
   if (list ? !cute_tiler_is_flat(T) : cute_tiler_tok(T, 0) != 'L') return 0;
   r = cute_tiler_target(out, &tmp, A, T);
-  if (list) r->shape.tok[r->shape.ntok++] = '(';
+  if (list) (void)cute_scratch_tok(r, '(', NULL); /* r is empty */
   a.tok0 = a.leaf0 = 0;
   a.tok1 = A->shape.ntok;
   a.leaf1 = A->shape.nleaf;
@@ -102,7 +103,7 @@ static int product_flat(cute_layout *out, const cute_layout *A,
                cute_scratch_tok(r, ')', NULL)))
     return 0;
   if (cute_tiler_deep(r) && cute_tuple_check(&r->shape, NULL)) return 0;
-  cute_tiler_done(out, r);
+  cute_tiler_end_both(out, r);
   return 1;
 }
 

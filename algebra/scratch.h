@@ -5,7 +5,9 @@
  *
  * A scratch layout is built in its shape tokens and in the leaves of both
  * shape and stride; cute_scratch_end gives the stride the shape's tokens and
- * copies the result out, so `out` may alias an operand.  Pieces are checked
+ * copies the result out, so `out` may alias an operand.  cute_scratch_tok
+ * and cute_scratch_span also write the stride's tokens as they go (see
+ * cute_tiler_end_both, tiling.h).  Pieces are checked
  * against CUTE_MAX_TOKENS / CUTE_MAX_LEAVES as they are appended (the
  * message names no operation: callers add it with cute_error_context).
  */

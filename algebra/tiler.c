@@ -295,6 +295,16 @@ int cute_tiler_deep(const cute_layout *r)
   return r->shape.ntok > 2 * CUTE_MAX_DEPTH;
 }
 
+void cute_tiler_end_both(cute_layout *out, cute_layout *r)
+{
+  if (r != out) {
+    cute_scratch_end(out, r);
+    return;
+  }
+  out->stride.ntok = out->shape.ntok;
+  out->stride.nleaf = out->shape.nleaf;
+}
+
 int cute_tiler_is_flat(const cute_tiler *T)
 {
   int p, len = cute_tiler_len(T);

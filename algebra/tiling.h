@@ -67,6 +67,9 @@ cute_status cute_tiler_context(cute_error *err, cute_status st,
 cute_layout *cute_tiler_target(cute_layout *out, cute_layout *tmp,
                                const cute_layout *A, const cute_tiler *T);
 void cute_tiler_done(cute_layout *out, cute_layout *r);
+/* The same when every token of r was written to its stride's tokens too
+ * (the scratch helpers do): nothing to copy when r is out. */
+void cute_tiler_end_both(cute_layout *out, cute_layout *r);
 
 /* Is B one integral leaf, well formed?  (Inline: the closed forms ask
  * it of every tiler layout.) */
@@ -77,6 +80,27 @@ static inline int cute_tiler_leaf(const cute_layout *B)
          B->shape.nleaf == 1 && B->stride.nleaf == 1 &&
          B->shape.e[0] == 0 && B->stride.e[0] == 0;
 }
+/* One token of a result written in place, into its shape's and stride's
+ * tokens at once (a copy read back right after byte stores stalls on
+ * store forwarding); the next position, passed by value: through a
+ * pointer each store reloads it. */
+static inline int cute_put_tok(cute_layout *o, int nt, char ch)
+{
+  o->shape.tok[nt] = ch;
+  o->stride.tok[nt] = ch;
+  return nt + 1;
+}
+
+/* Leaf nl of a result written in place: s:d, integral. */
+static inline void cute_put_leaf(cute_layout *o, int nl, int64_t s,
+                                 int64_t d)
+{
+  o->shape.v[nl] = s;
+  o->shape.e[nl] = 0;
+  o->stride.v[nl] = d;
+  o->stride.e[nl] = 0;
+}
+
 /* Does a layout of a tiler pass cute_tuple_check (shape and stride)? */
 int cute_tiler_layout_ok(const cute_layout *B);
 /* Could the scratch r be deeper than CUTE_MAX_DEPTH?  0 when its token
@@ -102,6 +126,30 @@ cute_status cute_composition_append(cute_layout *r, const cute_layout *A,
                                     const cute_span *a, const cute_layout *B,
                                     char *why, size_t cap);
 
+/* A mode of A that is one integral leaf s:d, divided by a tiler layout
+ * that is one integral leaf t:u (the tile of a matrix: the common case),
+ * in closed form (divide.c): the tile t:tile and the rest, rs:rd of nr
+ * leaves (a group when 2). */
+typedef struct cute_split {
+  int64_t t, tile;
+  int nr;
+  int64_t rs[2], rd[2];
+} cute_split;
+
+/* The divide by T of A's first n modes in closed form, and where A's
+ * modes past them lie: tokens [tok0, tok0+ntok) of its shape (depth
+ * their deepest nesting), leaves [leaf0, leaf0+nleaf). */
+typedef struct cute_closed {
+  int n, list, tok0, ntok, leaf0, nleaf, depth;
+  cute_split q[CUTE_MAX_LEAVES];
+} cute_closed;
+
+/* Fills c when T is one layout over a one-leaf A (list 0), or a flat list
+ * of n layouts over A's first n modes (list 1), each mode and layout one
+ * integral leaf in closed form; 0 otherwise.  Reads A and T only. */
+int cute_divide_gather(cute_closed *c, const cute_layout *A,
+                       const cute_tiler *T);
+
 /* The divides and products arranged by how (-1: the logical ones) without
  * their fast forms (divide.c, product.c): the same results and messages,
  * which spec/c/test_fast_paths.c checks on random inputs. */
@@ -111,5 +159,12 @@ cute_status cute_divide_general(cute_layout *out, const cute_layout *A,
 cute_status cute_product_general(cute_layout *out, const cute_layout *A,
                                  const cute_tiler *T, int how,
                                  cute_error *err);
+/* local_tile without a projection and without its closed form
+ * (partition.c): the same results and messages (test_fast_paths.c). */
+cute_status cute_local_tile_general(cute_layout *out, cute_tuple *offset,
+                                    const cute_layout *A,
+                                    const cute_tiler *T,
+                                    const cute_tuple *coord,
+                                    cute_error *err);
 
 #endif

@@ -21,6 +21,7 @@
  *   - local_tile(A, T, n) = Z sliced at (tile, n), Z = zipped_divide(A, T):
  *       offset + out(i) = Z(i + size(Z0) n);
  *   - local_partition(A, thr, n): Z = zipped_divide(A, <size(thr_k):1,..>)
+ *     (by the layout size(thr):1 when thr's shape is an integer)
  *     and t the index of flat_coord(thr, n) in those sizes:
  *       offset + out(j) = Z(t + size(Z0) j).
  */
@@ -317,14 +318,17 @@ static void check_local_partition(const cute_layout *A,
   char text[CUTE_MAX_TEXT];
   size_t len = 0;
   int64_t t = 0, scale = 1, s;
-  int k, r = cute_layout_rank(thr);
+  int k, r = cute_layout_rank(thr), list = !cute_tuple_is_int(&thr->shape);
   if (!fz_ok(cute_local_partition(&out, &off, A, thr, n, NULL, &e), &e,
              "local_partition"))
     return;
   fz_require(!cute_layout_flat_coord(&tc, thr, n, &e), "local_partition(%s, "
              "%s, %lld) succeeds, flat_coord fails: %s", fz_text(A),
              fz_text(thr), (long long)n, e.msg);
-  text[len++] = '<';
+  /* An integer-shaped thr (10:1) tiles A as the layout 10:1, not by
+   * mode: CuTe's product_each of an integer is that integer, and an
+   * integer tiler divides the whole of A. */
+  if (list) text[len++] = '<';
   for (k = 0; k < r; k++) {
     if (!fz_mode(&m, thr, k) || (s = fz_size(&m)) <= 0)
       return;
@@ -335,7 +339,7 @@ static void check_local_partition(const cute_layout *A,
     if (len + 24 >= sizeof text)
       return;
   }
-  text[len++] = '>';
+  if (list) text[len++] = '>';
   text[len] = '\0';
   if (cute_tiler_parse(&T, text, &e) || cute_zipped_divide(&Z, A, &T, &e) ||
       !fz_mode(&Z0, &Z, 0))

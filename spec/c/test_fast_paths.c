@@ -275,6 +275,55 @@ static cute_status composition_tiler_general(cute_layout *out,
   return cute_tiler_context(err, st, "composition", A, T);
 }
 
+/* A tile coordinate: a flat tuple of integers and `_`, often as long
+ * as the tiler, sometimes longer, an integer or nested. */
+static cute_tuple random_coord(test_rng *r, int n)
+{
+  cute_tuple c;
+  int i, k = (int)rng_range(r, 0, n + 1);
+  cute_tuple_clear(&c);
+  if (rng_range(r, 0, 9) == 0) {
+    cute_tuple_int(&c, rng_range(r, 0, 9));
+    return c;
+  }
+  cute_tuple_open(&c, NULL);
+  for (i = 0; i < k; i++) {
+    int64_t pick = rng_range(r, 0, 9);
+    if (pick == 0) cute_tuple_open(&c, NULL); /* nested */
+    cute_tuple_leaf(&c, pick < 3 ? CUTE_UNDERSCORE : rng_range(r, -1, 40), 0,
+                    NULL);
+    if (pick == 0) cute_tuple_close(&c, NULL);
+  }
+  cute_tuple_close(&c, NULL);
+  return c;
+}
+
+/* local_tile's closed form against its general path: status, message,
+ * layout and offset, also with out aliasing A. */
+static void local_tile(test_rng *r, int t, int *ok)
+{
+  static cute_tiler T;
+  cute_layout A = random_operand(r, t), R1, R2, X;
+  cute_tuple c, o1, o2;
+  cute_error e1, e2;
+  cute_status s1, s2;
+  char a[64], b[64];
+  random_tiler(r, &T, &A);
+  c = random_coord(r, T.n);
+  s1 = cute_local_tile(&R1, &o1, &A, &T, &c, NULL, &e1);
+  s2 = cute_local_tile_general(&R2, &o2, &A, &T, &c, &e2);
+  same("local_tile", &A, T.n, s1, &R1, &e1, s2, &R2, &e2);
+  *ok += s2 == CUTE_OK;
+  if (s1 != CUTE_OK || s2 != CUTE_OK) return;
+  cute_tuple_print(&o1, a, sizeof a);
+  cute_tuple_print(&o2, b, sizeof b);
+  CHECK(strcmp(a, b) == 0, "local_tile(%s): offset %s, general %s", S(&A),
+        a, b);
+  X = A;
+  s1 = cute_local_tile(&X, &o1, &X, &T, &c, NULL, &e1);
+  same("local_tile (out = A)", &A, T.n, s1, &X, &e1, s2, &R2, &e2);
+}
+
 int main(void)
 {
   static const tiler_fn divides[] = {cute_zipped_divide, cute_tiled_divide,
@@ -283,7 +332,7 @@ int main(void)
                                       cute_tiled_product, cute_flat_product};
   test_rng r;
   int t, how, divided = 0, multiplied = 0, arranged = 0, composed = 0;
-  int tiled = 0;
+  int tiled = 0, tiles = 0;
   rng_seed(&r, 14);
   for (t = 0; t < 20000; t++) {
     composition(&r, t, &composed);
@@ -297,6 +346,7 @@ int main(void)
     unary(&r, t, "left_inverse", cute_left_inverse,
           cute_left_inverse_general);
   }
+  for (t = 0; t < 20000; t++) local_tile(&r, t, &tiles);
   for (t = 0; t < 10000; t++) {
     by_tiler(&r, t, "logical_divide", -1, cute_divide_general,
              cute_logical_divide, &divided);
@@ -310,6 +360,7 @@ int main(void)
     }
   }
   /* Enough of them succeed for the comparison to mean something. */
+  CHECK(tiles > 4000, "%d local_tiles succeeded", tiles);
   CHECK(divided > 2000 && multiplied > 2000 && arranged > 12000,
         "%d divides, %d products, %d arranged succeeded", divided,
         multiplied, arranged);

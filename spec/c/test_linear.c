@@ -1,5 +1,5 @@
 /*
- * test_linear.c -- linear layouts over F2 (cute.h, "linear layouts"):
+ * test_linear.c -- linear layouts over F2 (cute_linear.h):
  * to_linear on random layouts (succeeds exactly on XOR-linear ones, and
  * agrees), from_linear back, a swizzled tile, the operations against
  * evaluation, Triton's text both ways, and adversarial limits.

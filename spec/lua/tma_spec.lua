@@ -77,8 +77,11 @@ describe("make_tma_copy", function()
   it("copies every smem element from its own gmem element, on random layouts", function()
     local g = R.new(9090)
     for _i = 1, 60 do
-      local dtype = g:pick { "f16", "bf16", "f32", "u8" }
-      local eb = ({ f16 = 2, bf16 = 2, f32 = 4, u8 = 1 })[dtype]
+      -- cute.cuda's element types (i8, i32, u16) and the atoms' (tf32, s8)
+      local dtype = g:pick { "f16", "bf16", "f32", "u8", "i8", "i32", "u16",
+                             "tf32", "s8" }
+      local eb = ({ f16 = 2, bf16 = 2, f32 = 4, u8 = 1, i8 = 1, i32 = 4,
+                    u16 = 2, tf32 = 4, s8 = 1 })[dtype]
       local major = g:pick { "K", "MN" }
       local kind = major .. "_" .. g:pick { "INTER", "SW32", "SW64", "SW128" }
       local atom = cute.make_smem_layout_atom(kind, eb * 8)

@@ -38,8 +38,10 @@ local E = require "cute.error"
 
 local M = {}
 
-local ctype = { f16 = "unsigned short", bf16 = "unsigned short",
-  f32 = "float", f64 = "double" }
+local DTYPES = { f16 = true, bf16 = true, f32 = true, f64 = true }
+
+-- The C type of dtype t's bits in the kernel: cuda/'s dtype table.
+local function ctype(t) return require("cute.cuda.core").dtypes[t].ctype end
 
 -- f16/bf16 bits <-> float, round to nearest even: the device library's
 -- cute/convert.h, the one definition host and device share.
@@ -59,7 +61,7 @@ local function store_expr(t, x)
   if t == "bf16" or t == "f16" then
     return ("cute_f32_to_%s((float)(%s))"):format(t, x)
   end
-  return ("(%s)(%s)"):format(ctype[t], x)
+  return ("(%s)(%s)"):format(ctype(t), x)
 end
 
 -- Misuse, raised at the caller's line (of gemm.plan, or of cute.cuda.gemm,
@@ -69,7 +71,7 @@ local function fail(fmt, ...)
 end
 
 local function check_dtype(what, t)
-  if not ctype[t] then
+  if not DTYPES[t] then
     fail("%s has dtype %s; supported: f16 bf16 f32 f64", what, tostring(t))
   end
 end
@@ -151,7 +153,7 @@ function M.plan(A, B, C, dtypes, opts)
   local X, Y = xn and e.N or e.M, xn and e.M or e.N
   local batch = core.rank(A) == 3 and ", l" or ""
   local subst = {
-    TA = ctype[ta], TB = ctype[tb], TC = ctype[tc], ACC = acc,
+    TA = ctype(ta), TB = ctype(tb), TC = ctype(tc), ACC = acc,
     IT = big and "unsigned long long" or "unsigned",
     XSIZE = X .. "ull", YSIZE = Y .. "ull", KSIZE = e.K .. "ull",
     LSIZE = e.L .. "ull", MVAR = xn and "y" or "x", NVAR = xn and "x" or "y",

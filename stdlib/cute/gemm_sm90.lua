@@ -32,7 +32,10 @@ local tma = require "cute.tma"
 
 local M = {}
 
-local ebytes = { f16 = 2, bf16 = 2, f32 = 4 }
+local C_DTYPES = { f16 = true, bf16 = true, f32 = true }
+
+-- The bytes of an element of dtype t: cuda/'s dtype table.
+local function ebytes(t) return require("cute.cuda.core").dtypes[t].size end
 local mma_type = { f16 = "f16", bf16 = "bf16" }
 
 M.config = { BM = 128, BN = 256, BK = 64, stages = 4, consumers = 2,
@@ -361,7 +364,7 @@ function M.plan(A, B, C, opts)
   if not mma_type[ta] or tb ~= ta then
     return fail_view("A and B must both be f16 or bf16 (got ", ta, ", ", tb, ")")
   end
-  if not ebytes[tc] then return fail_view("C must be f16, bf16 or f32 (got ", tc, ")") end
+  if not C_DTYPES[tc] then return fail_view("C must be f16, bf16 or f32 (got ", tc, ")") end
   local e = require("cute.gemm").extents(A.layout, B.layout, C.layout)
   local batched = core.rank(A.layout) == 3 and e.L > 1
   local csm, csn = mode_stride(C.layout, 0), mode_stride(C.layout, 1)
@@ -380,7 +383,7 @@ function M.plan(A, B, C, opts)
   if not vx then return nil, why end
   local vy, why2 = operand_view("B", Y.layout)
   if not vy then return nil, why2 end
-  local eb = ebytes[ta]
+  local eb = ebytes(ta)
   for _, v in ipairs { { "A", vx, X }, { "B", vy, Y } } do
     local strides = { v[2].major == "K" and v[2].smn or v[2].sk, v[2].sl }
     for i = 1, batched and 2 or 1 do
@@ -481,7 +484,7 @@ function M.prepare(p, C, opts)
   local mA, mB = device_map(cuda, p.map_A, X), device_map(cuda, p.map_B, Y)
   local sms = cuda.device().sm_count
   local vec = (p.csm % 4 == 0 and p.csl % 4 == 0
-    and C:ptr() % (4 * ebytes[C.dtype]) == 0) and 1 or 0
+    and C:ptr() % (4 * ebytes(C.dtype)) == 0) and 1 or 0
   local h = k:prepare { grid = math.max(1, math.min(p.tiles, sms)),
     block = p.block, smem = p.smem, stream = opts.stream,
     args = { mA, mB, C, p.M, p.N, p.K, p.L, p.csm, p.csl,

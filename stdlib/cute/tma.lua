@@ -82,6 +82,15 @@ local function swizzle_bytes(sw, eb)
   return 16 << b
 end
 
+-- Bytes of an element of the global tensor: a cute.cuda buffer type
+-- (cuda/'s dtype table: i8, i32, ...), else an atom's value type (tf32,
+-- s8, a number of bits).
+local function element_bytes(dtype)
+  local ok, cuda = pcall(require, "cute.cuda.core")
+  local d = ok and type(dtype) == "string" and cuda.dtypes[dtype]
+  return d and d.size or atom.type_bits(dtype) // 8
+end
+
 local function check_op(op)
   E.argcheck(type(op) == "string", "make_tma_copy", 1,
     "TMA atom name (SM90_TMA_LOAD, ...)", op)
@@ -107,7 +116,7 @@ function M.make_tma_copy(op, gtensor, slayout, cta_tiler, cluster_size)
     math.tointeger(cta_tiler), "make_tma_copy", 4, "CTA tile shape", cta_tiler)
   E.argcheck(cluster_size == nil or math.type(cluster_size) == "integer",
     "make_tma_copy", 5, "integer cluster size", cluster_size)
-  local eb = atom.type_bits(gtensor.dtype) // 8
+  local eb = element_bytes(gtensor.dtype)
   local G = gtensor.layout
   local sw, S = nil, slayout
   if composed then
