@@ -320,14 +320,12 @@ int cute_divide_gather(cute_closed *c, const cute_layout *A,
   return 1;
 }
 
-/* A's modes past the divided ones, moved to where they end the result
- * (first: out may be A, and the result's head is longer than A's). */
-static void tail(cute_layout *o, const cute_layout *A, const cute_closed *c,
-                 int nt, int nl)
+void cute_closed_tail(cute_layout *o, const cute_layout *A,
+                      const cute_closed *c, int nt, int nl)
 {
   int k;
-  memmove(o->shape.tok + nt, A->shape.tok + c->tok0, c->ntok);
-  memcpy(o->stride.tok + nt, o->shape.tok + nt, c->ntok);
+  for (k = c->ntok - 1; k >= 0; k--) /* moving right: from the end */
+    cute_put_tok(o, nt + k, A->shape.tok[c->tok0 + k]);
   for (k = c->nleaf - 1; k >= 0; k--) {
     o->shape.v[nl + k] = A->shape.v[c->leaf0 + k];
     o->shape.e[nl + k] = 0;
@@ -368,7 +366,8 @@ static void emit_closed(cute_layout *o, const cute_layout *A,
   int i, nt = 0, nl = 0, pair = how < 0 || !c->list;
   int tiles = !pair && how != CUTE_FLAT, zipped = c->list && how == CUTE_ZIPPED;
   int whole = how < 0 || how == CUTE_ZIPPED;
-  if (c->ntok) tail(o, A, c, ntok - 1 - zipped - c->ntok, nleaf - c->nleaf);
+  cute_closed_tail(o, A, c, ntok - 1 - zipped - c->ntok,
+                   nleaf - c->nleaf);
   nt = cute_put_tok(o, nt, '(');
   if (tiles) nt = cute_put_tok(o, nt, '(');
   for (i = 0; i < c->n; i++) {

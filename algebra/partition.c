@@ -293,15 +293,7 @@ static int tile_closed(cute_layout *out, cute_tuple *offset,
     if (A->stride.e[c.leaf0 + i] != 0) return 0;
   if (!tile_head(&head, &off, &c, x, k, &ntok, &nleaf)) return 0;
   /* A's rest first (out may be A), then the head built aside. */
-  for (i = c.ntok - 1; i >= 0; i--)
-    out->shape.tok[ntok - 1 - c.ntok + i] =
-        out->stride.tok[ntok - 1 - c.ntok + i] = A->shape.tok[c.tok0 + i];
-  for (i = c.nleaf - 1; i >= 0; i--) {
-    out->shape.v[nleaf - c.nleaf + i] = A->shape.v[c.leaf0 + i];
-    out->shape.e[nleaf - c.nleaf + i] = 0;
-    out->stride.v[nleaf - c.nleaf + i] = A->stride.v[c.leaf0 + i];
-    out->stride.e[nleaf - c.nleaf + i] = A->stride.e[c.leaf0 + i];
-  }
+  cute_closed_tail(out, A, &c, ntok - 1 - c.ntok, nleaf - c.nleaf);
   for (i = 0; i < ntok - 1 - c.ntok; i++)
     out->shape.tok[i] = out->stride.tok[i] = head.shape.tok[i];
   for (i = 0; i < nleaf - c.nleaf; i++)
@@ -423,9 +415,58 @@ static cute_status shape_tiler(cute_tiler *T, const cute_layout *t,
   return CUTE_OK;
 }
 
+/* local_partition in closed form where t is a flat group of integral
+ * leaves and T = <size(t0):1,...> divides A's first modes in closed form
+ * (cute_divide_gather): the tiles sliced at t's coordinate of index, the
+ * rests kept,
+ *   ((t0,t1,..),(r0,r1,..,A's rest)) at ((x0,x1,..), (_,..)) =
+ *   (r0,r1,..,A's rest),  offset sum x_i * stride(t_i)
+ * as the general path below makes it; 0 where that does not apply. */
+static int partition_closed(cute_layout *out, cute_tuple *offset,
+                            const cute_layout *A, const cute_layout *t,
+                            const cute_tiler *T, int64_t index)
+{
+  cute_closed c;
+  int64_t off = 0, x, p;
+  int i, j, nt = 0, nl = 0, n = t->shape.nleaf;
+  if (t->shape.ntok != n + 2 || t->shape.tok[0] != '(' ||
+      !cute_divide_gather(&c, A, T) || !c.list || c.n != n ||
+      2 + 4 * n + c.ntok > CUTE_MAX_TOKENS) /* a rest: 4 tokens at most */
+    return 0;
+  for (i = 0; i < c.nleaf; i++)
+    if (A->stride.e[c.leaf0 + i] != 0) return 0; /* see tile_closed */
+  for (i = 0; i < n; i++) {
+    int64_t s = t->shape.v[i], d = t->stride.v[i];
+    x = d == 0 ? 0 : cute_floormod(cute_floordiv(index, d), s);
+    if (t->stride.e[i] != 0 || cute_mul(x, c.q[i].tile, &p) ||
+        cute_add(off, p, &off))
+      return 0;
+  }
+  for (i = 0, nt = 1; i < n; i++) {
+    nt += c.q[i].nr == 2 ? 4 : 1;
+    nl += c.q[i].nr;
+  }
+  if (nl + c.nleaf > CUTE_MAX_LEAVES) return 0;
+  cute_closed_tail(out, A, &c, nt, nl); /* first: out may be A */
+  out->shape.ntok = out->stride.ntok = (uint8_t)(nt + c.ntok + 1);
+  out->shape.nleaf = out->stride.nleaf = (uint8_t)(nl + c.nleaf);
+  cute_put_tok(out, nt + c.ntok, ')');
+  for (i = 0, nt = cute_put_tok(out, 0, '('), nl = 0; i < n; i++) {
+    const cute_split *q = &c.q[i];
+    if (q->nr == 2) nt = cute_put_tok(out, nt, '(');
+    for (j = 0; j < q->nr; j++) {
+      nt = cute_put_tok(out, nt, 'x');
+      cute_put_leaf(out, nl++, q->rs[j], q->rd[j]);
+    }
+    if (q->nr == 2) nt = cute_put_tok(out, nt, ')');
+  }
+  cute_tuple_int(offset, off);
+  return 1;
+}
+
 static cute_status partition(cute_layout *out, cute_tuple *offset,
                              const cute_layout *A, const cute_layout *t,
-                             int64_t index, cute_error *err)
+                             int64_t index, int fast, cute_error *err)
 {
   cute_tiler T;
   cute_layout Z, Z0, Z1;
@@ -436,8 +477,10 @@ static cute_status partition(cute_layout *out, cute_tuple *offset,
   cute_tuple_clear(&b);
   cute_tuple_clear(&tc);
   if ((st = cute_layout_size(t, &n, err)) ||
-      (st = shape_tiler(&T, t, err)) ||
-      (st = cute_zipped_divide(&Z, A, &T, err)) ||
+      (st = shape_tiler(&T, t, err)))
+    return st;
+  if (fast && partition_closed(out, offset, A, t, &T, index)) return CUTE_OK;
+  if ((st = cute_zipped_divide(&Z, A, &T, err)) ||
       (st = cute_layout_mode(&Z0, &Z, 0, err)) ||
       (st = cute_layout_mode(&Z1, &Z, 1, err)) ||
       (st = thread_coord(&tc, t, index, err)) ||
@@ -447,10 +490,12 @@ static cute_status partition(cute_layout *out, cute_tuple *offset,
   return slice2(out, offset, &Z, &a, &b, err);
 }
 
-cute_status cute_local_partition(cute_layout *out, cute_tuple *offset,
-                                 const cute_layout *A, const cute_layout *thr,
-                                 int64_t index, const cute_tuple *proj,
-                                 cute_error *err)
+/* local_partition, through its closed form when `fast` and it applies. */
+static cute_status local_partition(cute_layout *out, cute_tuple *offset,
+                                   const cute_layout *A,
+                                   const cute_layout *thr, int64_t index,
+                                   const cute_tuple *proj, int fast,
+                                   cute_error *err)
 {
   cute_layout t;
   cute_status st;
@@ -461,7 +506,23 @@ cute_status cute_local_partition(cute_layout *out, cute_tuple *offset,
     cute_tuple_copy(&t.stride, &thr->stride);
     st = CUTE_OK;
   }
-  if (st == CUTE_OK) st = partition(out, offset, A, &t, index, err);
+  if (st == CUTE_OK) st = partition(out, offset, A, &t, index, fast, err);
   if (st) cute_error_context(err, "local_partition", A, thr);
   return st;
+}
+
+cute_status cute_local_partition(cute_layout *out, cute_tuple *offset,
+                                 const cute_layout *A, const cute_layout *thr,
+                                 int64_t index, const cute_tuple *proj,
+                                 cute_error *err)
+{
+  return local_partition(out, offset, A, thr, index, proj, 1, err);
+}
+
+cute_status cute_local_partition_general(cute_layout *out, cute_tuple *offset,
+                                         const cute_layout *A,
+                                         const cute_layout *thr,
+                                         int64_t index, cute_error *err)
+{
+  return local_partition(out, offset, A, thr, index, NULL, 0, err);
 }

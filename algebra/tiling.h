@@ -150,6 +150,12 @@ typedef struct cute_closed {
 int cute_divide_gather(cute_closed *c, const cute_layout *A,
                        const cute_tiler *T);
 
+/* A's modes past the divided ones (c), moved to tokens from nt and leaves
+ * from nl of o, where they end a closed form's result.  First: o may be
+ * A, and the result's head is longer than A's, so they only move right. */
+void cute_closed_tail(cute_layout *o, const cute_layout *A,
+                      const cute_closed *c, int nt, int nl);
+
 /* The divides and products arranged by how (-1: the logical ones) without
  * their fast forms (divide.c, product.c): the same results and messages,
  * which spec/c/test_fast_paths.c checks on random inputs. */
@@ -159,12 +165,17 @@ cute_status cute_divide_general(cute_layout *out, const cute_layout *A,
 cute_status cute_product_general(cute_layout *out, const cute_layout *A,
                                  const cute_tiler *T, int how,
                                  cute_error *err);
-/* local_tile without a projection and without its closed form
+/* local_tile and local_partition without a projection and without
+ * their closed forms
  * (partition.c): the same results and messages (test_fast_paths.c). */
 cute_status cute_local_tile_general(cute_layout *out, cute_tuple *offset,
                                     const cute_layout *A,
                                     const cute_tiler *T,
                                     const cute_tuple *coord,
                                     cute_error *err);
+cute_status cute_local_partition_general(cute_layout *out, cute_tuple *offset,
+                                         const cute_layout *A,
+                                         const cute_layout *thr,
+                                         int64_t index, cute_error *err);
 
 #endif

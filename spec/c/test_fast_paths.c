@@ -324,6 +324,33 @@ static void local_tile(test_rng *r, int t, int *ok)
   same("local_tile (out = A)", &A, T.n, s1, &X, &e1, s2, &R2, &e2);
 }
 
+/* local_partition's closed form against its general path, as above;
+ * the thread layout often a flat group of leaves (the closed form). */
+static void local_partition(test_rng *r, int t, int *ok)
+{
+  cute_layout A = random_operand(r, t), thr, R1, R2, X;
+  cute_tuple o1, o2;
+  cute_error e1, e2;
+  cute_status s1, s2;
+  int64_t index = rng_range(r, -2, 300);
+  char a[64], b[64];
+  thr = rng_range(r, 0, 2) ? rng_layout(r, 1, 3, 8, 64)
+                           : rng_injective_layout(r, 2, 3, 64);
+  if (rng_range(r, 0, 15) == 0) thr.stride.e[0] = CUTE_BASIS1(0);
+  s1 = cute_local_partition(&R1, &o1, &A, &thr, index, NULL, &e1);
+  s2 = cute_local_partition_general(&R2, &o2, &A, &thr, index, &e2);
+  same("local_partition", &A, index, s1, &R1, &e1, s2, &R2, &e2);
+  *ok += s2 == CUTE_OK;
+  if (s1 != CUTE_OK || s2 != CUTE_OK) return;
+  cute_tuple_print(&o1, a, sizeof a);
+  cute_tuple_print(&o2, b, sizeof b);
+  CHECK(strcmp(a, b) == 0, "local_partition(%s): offset %s, general %s",
+        S(&A), a, b);
+  X = A;
+  s1 = cute_local_partition(&X, &o1, &X, &thr, index, NULL, &e1);
+  same("local_partition (out = A)", &A, index, s1, &X, &e1, s2, &R2, &e2);
+}
+
 int main(void)
 {
   static const tiler_fn divides[] = {cute_zipped_divide, cute_tiled_divide,
@@ -332,7 +359,7 @@ int main(void)
                                       cute_tiled_product, cute_flat_product};
   test_rng r;
   int t, how, divided = 0, multiplied = 0, arranged = 0, composed = 0;
-  int tiled = 0, tiles = 0;
+  int tiled = 0, tiles = 0, parts = 0;
   rng_seed(&r, 14);
   for (t = 0; t < 20000; t++) {
     composition(&r, t, &composed);
@@ -346,7 +373,10 @@ int main(void)
     unary(&r, t, "left_inverse", cute_left_inverse,
           cute_left_inverse_general);
   }
-  for (t = 0; t < 20000; t++) local_tile(&r, t, &tiles);
+  for (t = 0; t < 20000; t++) {
+    local_tile(&r, t, &tiles);
+    local_partition(&r, t, &parts);
+  }
   for (t = 0; t < 10000; t++) {
     by_tiler(&r, t, "logical_divide", -1, cute_divide_general,
              cute_logical_divide, &divided);
@@ -360,7 +390,8 @@ int main(void)
     }
   }
   /* Enough of them succeed for the comparison to mean something. */
-  CHECK(tiles > 4000, "%d local_tiles succeeded", tiles);
+  CHECK(tiles > 4000 && parts > 4000, "%d local_tiles, %d local_partitions "
+        "succeeded", tiles, parts);
   CHECK(divided > 2000 && multiplied > 2000 && arranged > 12000,
         "%d divides, %d products, %d arranged succeeded", divided,
         multiplied, arranged);
