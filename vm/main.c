@@ -28,14 +28,16 @@
 /* Ctrl-C while a call runs must stop it wherever it is, coroutines
  * included, and leave the REPL standing.  A signal handler may call
  * lua_sethook only, and only on the thread it knows (running_L, the main
- * one); a coroutine has its own hook, inherited when it is created.  So
- * every thread polls: the main thread gets interrupt_hook before any
- * script runs (every POLL_STEP instructions), each coroutine inherits it,
- * and the handler only sets `interrupts` (and hooks the main thread at its
- * next call, return or line, so that one stops at once).  Once set, the
- * hook fires at every instruction of the thread that sees it and raises
- * "interrupted!" again, so a pcall or a coroutine.resume that catches the
- * error stops at its next instruction too. */
+ * one).  The main thread runs with no hook: in Lua 5.4 any count hook
+ * traps every instruction, which would double the cost of a call.  The
+ * handler sets `interrupts` and hooks the main thread at its next call,
+ * return, line and instruction.  A coroutine has its own hook, inherited
+ * from the thread that creates it, and the handler cannot reach it: so
+ * coroutine.create and coroutine.wrap make every new one poll (every
+ * POLL_STEP instructions).  Once set, the hook fires at every instruction
+ * of the thread that sees it and raises "interrupted!" again, so a pcall
+ * or a coroutine.resume that catches the error stops at its next
+ * instruction too. */
 #define POLL_STEP 1000
 
 static lua_State *running_L = NULL;  /* the state prog_docall is running */
@@ -44,14 +46,54 @@ static volatile sig_atomic_t idle_sigint = 0;  /* Ctrl-C at the prompt   */
 
 static void interrupt_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
-  if (interrupts == 0) {  /* a thread hooked for an interrupt now past */
+  if (interrupts == 0) {  /* a poll, or a thread hooked for a past one */
     if (lua_gethookmask(L) != LUA_MASKCOUNT ||
-        lua_gethookcount(L) != POLL_STEP)
-      lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, POLL_STEP);
+        lua_gethookcount(L) != POLL_STEP) {
+      int main_thread = lua_pushthread(L);
+      lua_pop(L, 1);
+      lua_sethook(L, main_thread ? NULL : interrupt_hook,
+                  main_thread ? 0 : LUA_MASKCOUNT, POLL_STEP);
+    }
     return;
   }
   lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, 1);
   luaL_error(L, "interrupted!");
+}
+
+/* coroutine.create and coroutine.wrap: Lua's own (upvalue 1), called with
+ * the poll hook on a creating thread that has none, so that the new thread
+ * inherits it; a thread that polls already, or is hooked for an interrupt,
+ * passes its own hook on.  The creator drops the poll at once; checked
+ * after that, `interrupts` re-hooks it if Ctrl-C came meanwhile (the
+ * handler's lua_sethook may have been overwritten).  Only a memory error
+ * in Lua's function leaves the poll on, until the running call ends. */
+static int polled_new_thread(lua_State *L) {
+  int bare = lua_gethook(L) == NULL;
+  luaL_checktype(L, 1, LUA_TFUNCTION);  /* names the caller's function */
+  lua_settop(L, 1);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  if (bare)
+    lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, POLL_STEP);
+  lua_call(L, 1, 1);
+  if (bare) {
+    lua_sethook(L, NULL, 0, 0);
+    if (interrupts != 0)
+      lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, 1);
+  }
+  return 1;
+}
+
+static void poll_new_threads(lua_State *L) {
+  static const char *const makers[] = {"create", "wrap"};
+  size_t i;
+  lua_getglobal(L, LUA_COLIBNAME);
+  for (i = 0; i < sizeof makers / sizeof makers[0]; i++) {
+    lua_getfield(L, -1, makers[i]);
+    lua_pushcclosure(L, polled_new_thread, 1);
+    lua_setfield(L, -2, makers[i]);
+  }
+  lua_pop(L, 1);
 }
 
 static void set_sigint(void (*handler)(int), struct sigaction *old) {
@@ -107,8 +149,8 @@ int prog_docall(lua_State *L, int narg, int nres) {
   status = lua_pcall(L, narg, nres, base);
   running_L = NULL;
   sigaction(SIGINT, &old, NULL);
-  interrupts = 0;  /* one that came as the call ended: the hook forgets */
-  lua_sethook(L, interrupt_hook, LUA_MASKCOUNT, POLL_STEP);
+  interrupts = 0;  /* one that came as the call ended is forgotten */
+  lua_sethook(L, NULL, 0, 0);
   lua_remove(L, base);
   return status;
 }
@@ -393,6 +435,7 @@ static int pmain(lua_State *L) {
   int script = 0, flags = scan_args(argv, &script);
   luaL_requiref(L, LUA_DBLIBNAME, luaopen_debug, 1);
   lua_pop(L, 1);
+  poll_new_threads(L);
   if (flags & HAS_ERROR) {
     usage(argv[script]);
     return 0;
@@ -445,7 +488,6 @@ int main(int argc, char **argv) {
     return EXIT_FAILURE;
   }
   lua_setwarnf(S->L, warnf, &w);
-  lua_sethook(S->L, interrupt_hook, LUA_MASKCOUNT, POLL_STEP);
   lua_pushcfunction(S->L, pmain);
   lua_pushinteger(S->L, argc);
   lua_pushlightuserdata(S->L, argv);

@@ -147,9 +147,15 @@ EOF
 run "$C" closes.lua
 is "nested coroutine.close: no crash" "$rc" "0"
 has "nested coroutine.close: refused" "$out" 'nested too deeply'
-# Ctrl-C stops a loop inside a coroutine, even one whose error is caught.
+# Ctrl-C stops a loop inside a coroutine, even one whose error is caught,
+# one nested in another, and the main thread (which runs with no hook)
+# while or after it makes coroutines.
 for loop in 'coroutine.wrap(function() while true do end end)()' \
-    'while true do pcall(coroutine.wrap(function() while true do end end)) end'
+    'while true do pcall(coroutine.wrap(function() while true do end end)) end' \
+    'coroutine.wrap(function() coroutine.resume(coroutine.create(
+       function() while true do end end)) end)()' \
+    'while true do coroutine.create(print) end' \
+    'coroutine.wrap(print)() while true do end'
 do
   "$C" -e "$loop" 2>sigint.err &
   pid=$!
