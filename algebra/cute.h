@@ -657,6 +657,32 @@ cute_status cute_composed_cosize(const cute_composed *C, int64_t *out,
 cute_status cute_composed_compose(cute_composed *out, const cute_composed *C,
                                   const cute_layout *B, cute_error *err);
 
+/* --------------------------------------------------------- element types -- */
+/* The one table of element types (dtype.c): cuda's names (the first twelve
+ * are the types a device buffer stores), tf32 (32 bits, kept in an f32),
+ * the fp8 types e4m3 and e5m2, and the untyped bits b8 .. b128; s8 s16 s32
+ * s64 are CuTe's and PTX's names of i8 .. i64.
+ *   cute_dtype_parse("s32", &t) -> 0, t == CUTE_I32, cute_dtype_bits(t) 32 */
+typedef enum cute_dtype {
+  CUTE_F16, CUTE_BF16, CUTE_F32, CUTE_F64,
+  CUTE_I8, CUTE_I16, CUTE_I32, CUTE_I64,
+  CUTE_U8, CUTE_U16, CUTE_U32, CUTE_U64,
+  CUTE_TF32, CUTE_E4M3, CUTE_E5M2,
+  CUTE_B8, CUTE_B16, CUTE_B32, CUTE_B64, CUTE_B128,
+  CUTE_DTYPE_COUNT
+} cute_dtype;
+#define CUTE_DTYPE_ALIASES 4  /* s8 s16 s32 s64 */
+
+int cute_dtype_bits(cute_dtype t);
+const char *cute_dtype_name(cute_dtype t);   /* "i32" (never an alias) */
+int cute_dtype_is_float(cute_dtype t);
+/* 0 with *out set, or -1: name is no spelling of an element type. */
+int cute_dtype_parse(const char *name, cute_dtype *out);
+/* Spelling i (0 <= i < CUTE_DTYPE_COUNT + CUTE_DTYPE_ALIASES) and its type
+ * in *t: the names in table order, then the aliases; NULL past the end.
+ * For listing the accepted names in messages. */
+const char *cute_dtype_spelling(int i, cute_dtype *t);
+
 /* ------------------------------------------------------------------ text -- */
 /* Printers write CuTe's text (no spaces, no `_` of static integers) into
  * buf (always NUL-terminated when cap > 0) and return the full length, like

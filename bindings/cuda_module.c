@@ -96,9 +96,13 @@ cute_cuda_dtype cuda_lua_check_dtype(lua_State *L, int arg)
 {
   cute_cuda_dtype t;
   const char *name = luaL_checkstring(L, arg);
-  if (cute_cuda_dtype_parse(name, &t) != 0)
-    luaL_argerror(L, arg, lua_pushfstring(L, "unknown dtype '%s' (f16 bf16 "
-                                          "f32 f64 i8..i64 u8..u64)", name));
+  int rc = cute_cuda_dtype_parse(name, &t);
+  if (rc != 0) {
+    cutelua_pushdtypenames(L, CUTE_CUDA_DTYPE_COUNT);
+    luaL_argerror(L, arg, lua_pushfstring(L, rc == -1 ? "unknown dtype '%s' "
+                  "(buffers take %s)" : "dtype '%s' has no device buffers "
+                  "(buffers take %s)", name, lua_tostring(L, -1)));
+  }
   return t;
 }
 
@@ -683,9 +687,19 @@ static int l_device_headers(lua_State *L)
   return 1;
 }
 
+static void dtype_fields(lua_State *L, cute_cuda_dtype t)
+{
+  cuda_lua_setint(L, "size", cute_cuda_dtype_size(t));
+  lua_pushstring(L, cute_cuda_dtype_ctype(t));
+  lua_setfield(L, -2, "ctype");
+  lua_pushstring(L, cute_cuda_dtype_device_type(t));
+  lua_setfield(L, -2, "device");
+  lua_pushboolean(L, cute_cuda_dtype_is_float(t));
+  lua_setfield(L, -2, "float");
+}
+
 int luaopen_cute_cuda_core(lua_State *L)
 {
-  int i;
   static const luaL_Reg fns[] = {
     {"available", l_available}, {"device", l_device},
     {"nvrtc_version", l_nvrtc_version}, {"timings", l_timings},
@@ -701,20 +715,9 @@ int luaopen_cute_cuda_core(lua_State *L)
   cuda_lua_open_buffer(L);
   lua_pushstring(L, cute_cuda_prelude);
   lua_setfield(L, -2, "prelude");
-  /* dtypes = {f32 = {size =, ctype =, device =, float =}, ...}: cuda/'s
-   * one table of element types, for the stdlib to read */
-  lua_createtable(L, 0, CUTE_DTYPE_COUNT);
-  for (i = 0; i < CUTE_DTYPE_COUNT; i++) {
-    lua_createtable(L, 0, 4);
-    cuda_lua_setint(L, "size", cute_cuda_dtype_size((cute_cuda_dtype)i));
-    lua_pushstring(L, cute_cuda_dtype_ctype((cute_cuda_dtype)i));
-    lua_setfield(L, -2, "ctype");
-    lua_pushstring(L, cute_cuda_dtype_device_type((cute_cuda_dtype)i));
-    lua_setfield(L, -2, "device");
-    lua_pushboolean(L, cute_cuda_dtype_is_float((cute_cuda_dtype)i));
-    lua_setfield(L, -2, "float");
-    lua_setfield(L, -2, cute_cuda_dtype_name((cute_cuda_dtype)i));
-  }
+  /* dtypes = {f32 = {size =, ctype =, device =, float =}, s32 = i32's,
+   * ...}: the element types buffers store, under every spelling */
+  cutelua_pushdtypes(L, CUTE_CUDA_DTYPE_COUNT, dtype_fields);
   lua_setfield(L, -2, "dtypes");
   /* limits = {check, includes, include_depth}: cute_cuda.h's, to read */
   lua_createtable(L, 0, 3);

@@ -79,6 +79,14 @@ void cutelua_pushunderscore(lua_State *L);
 int cutelua_isunderscore(lua_State *L, int idx);
 
 /* --------------------------------------------------------------- layouts */
+/* Element types (cute.h) of index < below, under every spelling: a table
+ * {i32 = entry, s32 = the same entry, ...} whose entries fields() fills,
+ * and the spellings in one space-separated string ("f16 bf16 ... s64"),
+ * the list an unknown-type message gives. */
+void cutelua_pushdtypes(lua_State *L, int below,
+                        void (*fields)(lua_State *L, cute_dtype t));
+void cutelua_pushdtypenames(lua_State *L, int below);
+
 cute_layout *cutelua_checklayout(lua_State *L, int idx);
 cute_layout *cutelua_testlayout(lua_State *L, int idx);   /* NULL if not */
 /* New Layout userdata on the stack, a copy of l (or zeroed if l is NULL,

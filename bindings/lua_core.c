@@ -205,6 +205,60 @@ static void push_limits(lua_State *L)
   lua_setfield(L, -2, "limits");
 }
 
+void cutelua_pushdtypenames(lua_State *L, int below)
+{
+  luaL_Buffer b;
+  cute_dtype t;
+  const char *s;
+  int i, n = 0;
+  luaL_buffinit(L, &b);
+  for (i = 0; (s = cute_dtype_spelling(i, &t)) != NULL; i++) {
+    if ((int)t >= below) continue;
+    if (n++ > 0) luaL_addchar(&b, ' ');
+    luaL_addstring(&b, s);
+  }
+  luaL_pushresult(&b);
+}
+
+void cutelua_pushdtypes(lua_State *L, int below,
+                        void (*fields)(lua_State *L, cute_dtype t))
+{
+  cute_dtype t;
+  const char *s;
+  int i;
+  lua_createtable(L, 0, CUTE_DTYPE_COUNT + CUTE_DTYPE_ALIASES);
+  for (i = 0; (s = cute_dtype_spelling(i, &t)) != NULL; i++) {
+    if ((int)t >= below) continue;
+    if (lua_getfield(L, -1, cute_dtype_name(t)) == LUA_TNIL) {
+      lua_pop(L, 1);
+      lua_newtable(L);
+      fields(L, t);
+    }
+    lua_setfield(L, -2, s);
+  }
+}
+
+static void dtype_fields(lua_State *L, cute_dtype t)
+{
+  lua_pushstring(L, cute_dtype_name(t));
+  lua_setfield(L, -2, "name");
+  lua_pushinteger(L, cute_dtype_bits(t));
+  lua_setfield(L, -2, "bits");
+  lua_pushboolean(L, cute_dtype_is_float(t));
+  lua_setfield(L, -2, "float");
+}
+
+/* core.dtypes = {i32 = {name = "i32", bits = 32, float = false}, s32 = the
+ * same table, ...}: the algebra's element types under every spelling, and
+ * core.dtype_names, the spellings in one line for messages. */
+static void push_dtypes(lua_State *L)
+{
+  cutelua_pushdtypes(L, CUTE_DTYPE_COUNT, dtype_fields);
+  lua_setfield(L, -2, "dtypes");
+  cutelua_pushdtypenames(L, CUTE_DTYPE_COUNT);
+  lua_setfield(L, -2, "dtype_names");
+}
+
 /* Is the frame ar a Lua function of the stdlib: a chunk whose source
  * starts with dir (n bytes), the directory of cute/error.lua? */
 static int in_stdlib(const lua_Debug *ar, const char *dir, size_t n)
@@ -296,6 +350,7 @@ int luaopen_cute_core(lua_State *L)
   cutelua_open_linear(L);
   push_metatables(L);
   push_limits(L);
+  push_dtypes(L);
   lua_pushcfunction(L, mark_tuple);
   lua_setfield(L, -2, "mark_tuple");
   lua_pushcfunction(L, core_raise);

@@ -162,6 +162,17 @@ static int l_make_layout_like(lua_State *L)
 }
 static int l_nullspace(lua_State *L) { return layout1(L, cute_nullspace); }
 
+/* log2(n) -> floor(log2 n) for an integer n >= 1 (CuTe's log_2): swizzle
+ * bits of a width in bytes, the shift of an element size. */
+static int l_log2(lua_State *L)
+{
+  lua_Integer n = luaL_checkinteger(L, 1), k = 0;
+  luaL_argcheck(L, n >= 1, 1, "an integer >= 1 expected");
+  while (n > 1) n >>= 1, k++;
+  lua_pushinteger(L, k);
+  return 1;
+}
+
 void cutelua_open_tuple_arith(lua_State *L)
 {
   static const luaL_Reg funcs[] = {
@@ -179,6 +190,7 @@ void cutelua_open_tuple_arith(lua_State *L)
       {"make_ordered_layout", l_make_ordered_layout},
       {"make_layout_like", l_make_layout_like},
       {"nullspace", l_nullspace},
+      {"log2", l_log2},
       {NULL, NULL}};
   luaL_setfuncs(L, funcs, 0);
 }

@@ -101,12 +101,11 @@ void cute_cuda_text_printf(cute_cuda_text *t, const char *fmt, ...)
 double cute_cuda_now_ms(void);
 
 /* ---------------------------------------------------------------- dtypes -- */
-typedef enum cute_cuda_dtype {
-  CUTE_F16, CUTE_BF16, CUTE_F32, CUTE_F64,
-  CUTE_I8, CUTE_I16, CUTE_I32, CUTE_I64,
-  CUTE_U8, CUTE_U16, CUTE_U32, CUTE_U64,
-  CUTE_DTYPE_COUNT
-} cute_cuda_dtype;
+/* The element types a buffer stores: the algebra's table (cute.h, element
+ * types) up to tf32, which is kept in an f32.  fp8 and the bit types have
+ * no host arithmetic here. */
+typedef cute_dtype cute_cuda_dtype;
+#define CUTE_CUDA_DTYPE_COUNT (CUTE_TF32 + 1)
 
 int cute_cuda_dtype_size(cute_cuda_dtype t);            /* bytes          */
 const char *cute_cuda_dtype_name(cute_cuda_dtype t);    /* "f32"          */
@@ -116,7 +115,9 @@ const char *cute_cuda_dtype_ctype(cute_cuda_dtype t);
 /* The element's type in kernels on the device library (cute/device.h):
  * cute::half_t, cute::bf16_t, float, ... (same size and bits). */
 const char *cute_cuda_dtype_device_type(cute_cuda_dtype t);
-int cute_cuda_dtype_parse(const char *name, cute_cuda_dtype *out); /* 0 ok */
+/* 0 ok; -1 no spelling of an element type; -2 a type buffers do not store
+ * (e4m3, b16, ...).  Every spelling of cute_dtype_parse is accepted. */
+int cute_cuda_dtype_parse(const char *name, cute_cuda_dtype *out);
 int cute_cuda_dtype_is_float(cute_cuda_dtype t);
 
 /* -------------------------------------------------------------- libraries -- */

@@ -8,44 +8,49 @@
 #include <math.h>
 #include <string.h>
 
-/* The one table of element types: name, C type of the bits (generated
- * tensor types), the device library's type (cute/numeric.h), size, float. */
+/* The CUDA spellings of the element types a buffer stores; names, widths
+ * and aliases are the algebra's table (algebra/dtype.c).  C type of the
+ * bits (generated tensor types), the device library's type (cute/numeric.h). */
 static const struct {
-  const char *name, *ctype, *device;
-  int size, is_float;
-} dtypes[CUTE_DTYPE_COUNT] = {
-  {"f16", "unsigned short", "cute::half_t", 2, 1},
-  {"bf16", "unsigned short", "cute::bf16_t", 2, 1},
-  {"f32", "float", "float", 4, 1},
-  {"f64", "double", "double", 8, 1},
-  {"i8", "signed char", "signed char", 1, 0},
-  {"i16", "short", "short", 2, 0},
-  {"i32", "int", "int", 4, 0},
-  {"i64", "long long", "long long", 8, 0},
-  {"u8", "unsigned char", "unsigned char", 1, 0},
-  {"u16", "unsigned short", "unsigned short", 2, 0},
-  {"u32", "unsigned", "unsigned", 4, 0},
-  {"u64", "unsigned long long", "unsigned long long", 8, 0},
+  const char *ctype, *device;
+} dtypes[CUTE_CUDA_DTYPE_COUNT] = {
+  {"unsigned short", "cute::half_t"},
+  {"unsigned short", "cute::bf16_t"},
+  {"float", "float"},
+  {"double", "double"},
+  {"signed char", "signed char"},
+  {"short", "short"},
+  {"int", "int"},
+  {"long long", "long long"},
+  {"unsigned char", "unsigned char"},
+  {"unsigned short", "unsigned short"},
+  {"unsigned", "unsigned"},
+  {"unsigned long long", "unsigned long long"},
+  {"float", "float"}, /* tf32: an f32 whose low mantissa bits MMAs ignore */
 };
 
-int cute_cuda_dtype_size(cute_cuda_dtype t) { return dtypes[t].size; }
-const char *cute_cuda_dtype_name(cute_cuda_dtype t) { return dtypes[t].name; }
+int cute_cuda_dtype_size(cute_cuda_dtype t) { return cute_dtype_bits(t) / 8; }
+const char *cute_cuda_dtype_name(cute_cuda_dtype t)
+{
+  return cute_dtype_name(t);
+}
 const char *cute_cuda_dtype_ctype(cute_cuda_dtype t) { return dtypes[t].ctype; }
 const char *cute_cuda_dtype_device_type(cute_cuda_dtype t)
 {
   return dtypes[t].device;
 }
-int cute_cuda_dtype_is_float(cute_cuda_dtype t) { return dtypes[t].is_float; }
+int cute_cuda_dtype_is_float(cute_cuda_dtype t)
+{
+  return cute_dtype_is_float(t);
+}
 
 int cute_cuda_dtype_parse(const char *name, cute_cuda_dtype *out)
 {
-  int i;
-  for (i = 0; i < CUTE_DTYPE_COUNT; i++)
-    if (strcmp(name, dtypes[i].name) == 0) {
-      *out = (cute_cuda_dtype)i;
-      return 0;
-    }
-  return -1;
+  cute_dtype t;
+  if (cute_dtype_parse(name, &t) != 0) return -1;
+  if ((int)t >= CUTE_CUDA_DTYPE_COUNT) return -2;
+  *out = t;
+  return 0;
 }
 
 /* ------------------------------------------------------------- f16, bf16 -- */
@@ -59,7 +64,8 @@ double cute_cuda_host_get(const void *base, cute_cuda_dtype t, size_t i)
   switch (t) {
   case CUTE_F16: return cute_f16_to_f32(AT(uint16_t));
   case CUTE_BF16: return cute_bf16_to_f32(AT(uint16_t));
-  case CUTE_F32: return AT(float);
+  case CUTE_F32:
+  case CUTE_TF32: return AT(float);
   case CUTE_F64: return AT(double);
   case CUTE_I8: return AT(int8_t);
   case CUTE_I16: return AT(int16_t);
@@ -82,7 +88,8 @@ void cute_cuda_host_set(void *base, cute_cuda_dtype t, size_t i, double v)
   switch (t) {
   case CUTE_F16: PUT(uint16_t, cute_f32_to_f16((float)v)); break;
   case CUTE_BF16: PUT(uint16_t, cute_f32_to_bf16((float)v)); break;
-  case CUTE_F32: PUT(float, v); break;
+  case CUTE_F32:
+  case CUTE_TF32: PUT(float, v); break;
   case CUTE_F64: PUT(double, v); break;
   case CUTE_I8: PUT(int8_t, (uint8_t)k); break;
   case CUTE_I16: PUT(int16_t, (uint16_t)k); break;

@@ -15,10 +15,10 @@
 /* CUtensorMapDataType of each dtype; i8/i16 copy as u8/u16 (bits). */
 static int tma_dtype(cute_cuda_dtype t)
 {
-  static const int map[CUTE_DTYPE_COUNT] = {
+  static const int map[CUTE_CUDA_DTYPE_COUNT] = {
     6 /* f16 */, 9 /* bf16 */, 7 /* f32 */, 8 /* f64 */,
     0 /* i8 */, 1 /* i16 */, 3 /* i32 */, 5 /* i64 */,
-    0 /* u8 */, 1 /* u16 */, 2 /* u32 */, 4 /* u64 */};
+    0 /* u8 */, 1 /* u16 */, 2 /* u32 */, 4 /* u64 */, 11 /* tf32 */};
   return map[t];
 }
 
@@ -66,7 +66,7 @@ cute_cuda_status cute_cuda_tensor_map(unsigned char out[128],
   unsigned char map[128] __attribute__((aligned(64)));
   int i, swz, esize;
   cute_cuda_status s;
-  if ((unsigned)m->dtype >= CUTE_DTYPE_COUNT)
+  if ((unsigned)m->dtype >= CUTE_CUDA_DTYPE_COUNT)
     return TMA_FAIL("unknown dtype %d", (int)m->dtype);
   esize = cute_cuda_dtype_size(m->dtype);
   if ((s = check_map(m, esize, err)) != CUTE_CUDA_OK) return s;

@@ -209,7 +209,7 @@ Copy_Atom
     assert.has_error(function()
       atom.copy_atom("SM75_U32x4_LDSM_N", "f12")
     end, "copy_atom: unknown value type f12 (an integer number of bits or "
-      .. "one of f16 bf16 tf32 f32 f64 s8 u8 s32 b16 b32 b128)")
+      .. "one of " .. require("cute.core").dtype_names .. ")")
   end)
 end)
 

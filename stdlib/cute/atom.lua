@@ -91,19 +91,17 @@ function Copy_Atom:__tostring()
     tostring(self.ref), self.bits)
 end
 
-local type_bits = { f16 = 16, bf16 = 16, tf32 = 32, f32 = 32, f64 = 64,
-  s8 = 8, u8 = 8, s32 = 32, b16 = 16, b32 = 32, b128 = 128 }
-
---- Bits of a value type: an integer, or a name ("f16", "tf32", ...).
+--- Bits of a value type: an integer, or a name ("f16", "tf32", "s32",
+-- ...: the algebra's element types, core.dtypes).
 function M.type_bits(t)
   if math.type(t) == "integer" and t > 0 then return t end
-  local b = type_bits[t]
-  if not b then
+  local d = core.dtypes[t]
+  if not d then
     E.raise(("copy_atom: unknown value type %s%s (an integer number of bits or "
-      .. "one of f16 bf16 tf32 f32 f64 s8 u8 s32 b16 b32 b128)")
-      :format(tostring(t), type(t) == "string" and "" or " (a " .. type(t) .. ")"))
+      .. "one of %s)"):format(tostring(t),
+      type(t) == "string" and "" or " (a " .. type(t) .. ")", core.dtype_names))
   end
-  return b
+  return d.bits
 end
 
 -- An atom's spec: a catalog name or a table with the fields `needs`.

@@ -42,11 +42,7 @@ M.config = { BM = 128, BN = 256, BK = 64, stages = 4, consumers = 2,
              group = 8 }
 
 -- ----------------------------------------------------------- descriptors --
-local function log2(x)
-  local n = 0
-  while x > 1 do x, n = x // 2, n + 1 end
-  return n
-end
+local log2 = core.log2
 
 --- The wgmma descriptor of operand tile `s` (a cute.smem synthesis) for
 -- an instruction reading `rows` MN elements by 16 K elements: swizzle mode

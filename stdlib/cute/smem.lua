@@ -30,14 +30,7 @@ local E = require "cute.error"
 
 local M = {}
 
-local ebytes = { f16 = 2, bf16 = 2, f32 = 4, tf32 = 4, f64 = 8, i8 = 1,
-                 u8 = 1, e4m3 = 1, e5m2 = 1 }
-
-local function log2(x)
-  local n = 0
-  while x > 1 do x, n = x // 2, n + 1 end
-  return n
-end
+local log2 = core.log2
 
 local function fail(fmt, ...)
   E.raise("cute.smem.synthesize: " .. fmt:format(...))
@@ -115,8 +108,9 @@ end
 function M.synthesize(spec)
   if type(spec) ~= "table" then fail("the spec must be a table, got %s", E.typename(spec)) end
   local tile, major, dtype = spec.tile, spec.major or "K", spec.dtype or "bf16"
-  local eb = ebytes[dtype]
-  if not eb then fail("unknown dtype %s", tostring(dtype)) end
+  local d = core.dtypes[dtype]
+  if not d then fail("unknown dtype %s (one of %s)", tostring(dtype), core.dtype_names) end
+  local eb = d.bits // 8
   if type(tile) ~= "table" or math.type(tile[1]) ~= "integer"
       or math.type(tile[2]) ~= "integer" or tile[1] < 8 or tile[2] < 8 then
     fail("tile must be {MN, K} with integer extents >= 8")

@@ -45,11 +45,7 @@ local function fail(fmt, ...)
   E.raise("make_tma_copy: " .. fmt:format(...))
 end
 
-local function log2(x)
-  local n = 0
-  while x > 1 do x, n = x // 2, n + 1 end
-  return n
-end
+local log2 = core.log2
 
 -- v, j of a basis stride v@j; nil for an integer, a nested basis or a sum.
 local function basis(d)
@@ -82,13 +78,10 @@ local function swizzle_bytes(sw, eb)
   return 16 << b
 end
 
--- Bytes of an element of the global tensor: a cute.cuda buffer type
--- (cuda/'s dtype table: i8, i32, ...), else an atom's value type (tf32,
--- s8, a number of bits).
+-- Bytes of an element of the global tensor: an element type of any
+-- spelling (i32, s32, tf32, ...) or a number of bits, as atoms take them.
 local function element_bytes(dtype)
-  local ok, cuda = pcall(require, "cute.cuda.core")
-  local d = ok and type(dtype) == "string" and cuda.dtypes[dtype]
-  return d and d.size or atom.type_bits(dtype) // 8
+  return atom.type_bits(dtype) // 8
 end
 
 local function check_op(op)
