@@ -87,11 +87,52 @@ static cute_layout one_leaf(test_rng *r)
   return L(text);
 }
 
+/* A flat (s0,..):(d0,..) of 2-4 leaves, the two-leaf closed form's inputs
+ * and their neighbours: strides that nest in a shuffled order (cur*k, k
+ * in 1..3: holes of size 1 and larger, some not dividing), with size-1,
+ * stride-0, equal, negative, basis and overflowing leaves mixed in; *M a
+ * cotarget that covers the layout exactly, leaves a remainder, or is 0. */
+static cute_layout few_leaves(test_rng *r, int64_t *M)
+{
+  int64_t s[4], d[4], cur = 1;
+  int n = (int)rng_range(r, 2, 4), i, k, at = 0;
+  char text[256];
+  for (i = 0; i < n; i++) {
+    int64_t pick = rng_range(r, 0, 19);
+    s[i] = pick == 0 ? 1 : rng_range(r, 2, 6);
+    d[i] = cur * rng_range(r, 1, 3);
+    if (pick == 1) d[i] = 0;
+    else if (pick == 2 && i > 0) d[i] = d[i - 1];
+    else if (pick == 3) d[i] = -d[i];
+    else if (pick == 4) d[i] = (int64_t)1 << 61;
+    else if (pick == 5) s[i] = (int64_t)1 << 62;
+    if (d[i] > 0 && d[i] < (1 << 20) && s[i] < (1 << 20)) cur = s[i] * d[i];
+  }
+  for (i = n - 1; i > 0; i--) { /* shuffle: the path must sort */
+    int64_t j = rng_range(r, 0, i), t = s[i];
+    s[i] = s[j], s[j] = t, t = d[i], d[i] = d[j], d[j] = t;
+  }
+  for (i = 0; i < n; i++)
+    at += snprintf(text + at, sizeof text - (size_t)at, "%s%lld",
+                   i ? "," : "(", (long long)s[i]);
+  for (i = 0; i < n; i++)
+    at += snprintf(text + at, sizeof text - (size_t)at, "%s%lld%s",
+                   i ? "," : "):(", (long long)d[i],
+                   rng_range(r, 0, 29) == 0 ? "@1" : "");
+  snprintf(text + at, sizeof text - (size_t)at, ")");
+  k = (int)rng_range(r, 0, 3);
+  *M = k == 0 ? 0 : k == 1 ? cur * rng_range(r, 1, 4)
+                           : cur * rng_range(r, 1, 4) + rng_range(r, -3, 3);
+  return L(text);
+}
+
 static void complement(test_rng *r, int t)
 {
-  cute_layout A = t % 4 ? random_layout(r, t) : one_leaf(r), R1, R2, X;
-  cute_error e1, e2;
   int64_t M = rng_range(r, 0, 3) == 0 ? 0 : rng_range(r, 1, 5000);
+  cute_layout A = t % 4 == 0 ? one_leaf(r) : t % 4 == 1 ? few_leaves(r, &M)
+                                                          : random_layout(r, t);
+  cute_layout R1, R2, X;
+  cute_error e1, e2;
   cute_status s1 = cute_complement(&R1, &A, M, &e1);
   cute_status s2 = cute_complement_general(&R2, &A, M, &e2);
   same("complement", &A, M, s1, &R1, &e1, s2, &R2, &e2);
