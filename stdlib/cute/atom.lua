@@ -524,8 +524,8 @@ function M.make_smem_layout_atom(kind, value_type)
     E.raise(("make_smem_layout_atom: %d-bit elements do not tile 16-byte "
       .. "chunks"):format(bits))
   end
-  local m, w, e = 4, (128 << b) // bits, bits // 8   -- w: elements in a row
-  while e > 1 do e, m = e // 2, m - 1 end               -- m = 4 - log2(bytes)
+  local w = (128 << b) // bits                          -- elements in a row
+  local m = 4 - core.log2(bits // 8)
   local L = major == "K" and core.layout({8, w}, {w, 1})
                           or core.layout({w, 8}, {1, w})
   return core.composition(core.swizzle(b, m, 3), L)
