@@ -331,13 +331,231 @@ static int any_sum(const cute_layout *A, const cute_tiler *T)
   return cute_tuple_has_sum(&A->stride);
 }
 
+/* -------------------------------------------- composition, closed form -- */
+
+/* The tile of a matrix -- a flat tiler of one-leaf layouts t:u over A's
+ * first modes, each a leaf or a flat group of a few integral leaves --
+ * composes in closed form: composition.c's steps for one leaf of B
+ * (coalesce the mode on its extended domain, drop the modes t:u never
+ * reaches, divide out u, keep t) over at most TILE_LEAVES leaves, in
+ * registers and small arrays, written straight into out.  Every step that
+ * would fail, or take another rule (a negative or basis stride, a sum,
+ * the no-carry walk), refuses instead, and composition.c's one-pass path
+ * then decides and reports as before; spec/c/test_fast_paths.c checks
+ * the two agree. */
+#define TILE_LEAVES 4
+
+/* One mode of A coalesced on its extended domain (composition.c's
+ * coalesce_extended, for integral leaves): s:d, and r the product of the
+ * shapes before each (saturated). */
+typedef struct tile_mode {
+  int n;
+  int64_t s[TILE_LEAVES], d[TILE_LEAVES], r[TILE_LEAVES];
+} tile_mode;
+
+static int64_t tile_sat_mul(int64_t a, int64_t b)
+{
+  int64_t r;
+  return cute_mul(a, b, &r) ? INT64_MAX : r;
+}
+
+/* The larger of a, b over the smaller; 0 when not exact (b > 0). */
+static int64_t tile_ratio(int64_t a, int64_t b)
+{
+  int64_t rem, q = a >= b ? cute_divmod(a, b, &rem) : cute_divmod(b, a, &rem);
+  return rem ? 0 : q;
+}
+
+/* x = the n >= 1 leaves s:d coalesced; 0 for a shape below 1. */
+static int tile_coalesce(tile_mode *x, const int64_t *s, const int64_t *d,
+                         int n)
+{
+  int i, m = 0;
+  int64_t pre = 1, t;
+  for (i = 0; i < n; i++) {
+    if (s[i] < 1) return 0;
+    if (s[i] == 1 && i != n - 1) continue;
+    if (s[i] != 1 && m > 0 && !cute_mul(x->s[m - 1], x->d[m - 1], &t) &&
+        t == d[i] && !cute_mul(x->s[m - 1], s[i], &t)) {
+      x->s[m - 1] = t;
+    } else {
+      x->s[m] = s[i];
+      x->d[m] = d[i];
+      x->r[m++] = pre;
+    }
+    pre = tile_sat_mul(pre, s[i]);
+  }
+  if (m >= 2 && x->s[m - 1] == 1 && x->d[m - 1] != INT64_MAX &&
+      tile_sat_mul(x->s[m - 2], x->d[m - 2]) == x->d[m - 1])
+    m--;
+  x->n = m;
+  return 1;
+}
+
+/* Divides u out of the first m >= 2 modes of a: the working modes ws:wd
+ * (ws 0 for the last, unbounded one), each with its step and mode; their
+ * count, 0 on a divisibility failure or an overflow. */
+static int tile_skip(const tile_mode *a, int m, int64_t u, int64_t *ws,
+                     int64_t *wd, int64_t *step, int *wr)
+{
+  int r, k = 0;
+  int64_t rest = u, q;
+  for (r = 0; r < m - 1; r++) {
+    ws[k] = a->s[r], wd[k] = a->d[r], step[k] = 1, wr[k] = r;
+    if (rest == 1) { k++; continue; }
+    if (!(q = tile_ratio(rest, a->s[r]))) return 0;
+    if (rest >= a->s[r]) { rest = q; continue; }
+    if (cute_mul(a->d[r], rest, &wd[k])) return 0;
+    ws[k] = q, step[k++] = rest;
+    rest = 1;
+  }
+  if (cute_mul(a->d[m - 1], rest, &wd[k])) return 0;
+  ws[k] = 0, step[k] = rest, wr[k] = m - 1;
+  return k + 1;
+}
+
+/* t:u (t >= 1, u >= 1) composed with the mode a: its leaves os:od, their
+ * count; 0 to refuse. */
+static int tile_compose(int64_t *os, int64_t *od, const tile_mode *a,
+                        int64_t t, int64_t u)
+{
+  int64_t ws[TILE_LEAVES], wd[TILE_LEAVES], step[TILE_LEAVES], rest = t;
+  int64_t reach = tile_sat_mul(t - 1, u), q, top;
+  int m = a->n, wr[TILE_LEAVES], i, k, n = 0;
+  while (m > 1 && a->r[m - 1] > reach) m--;
+  if (m == 1) { /* composition.c multiplies even for t == 1 */
+    os[0] = t;
+    if (cute_mul(a->d[0], u, &od[0])) return 0;
+    if (t == 1) od[0] = 0;
+    return 1;
+  }
+  if (!(k = tile_skip(a, m, u, ws, wd, step, wr))) return 0;
+  for (i = 0; i < k - 1 && rest > 1; i++) {
+    if (!(q = tile_ratio(rest, ws[i]))) return 0;
+    if (rest < ws[i]) break;
+    rest = q;
+  }
+  ws[i] = rest;
+  for (k = 0; k <= i; k++) {
+    /* No carry between the modes: composition.c's distribute. */
+    if (wr[k] != a->n - 1 && (cute_mul(ws[k] - 1, step[k], &top) ||
+                              top > a->s[wr[k]] - 1))
+      return 0;
+    if (ws[k] != 1) os[n] = ws[k], od[n++] = wd[k];
+  }
+  if (n == 0) os[0] = 1, od[0] = 0, n = 1;
+  return n;
+}
+
+/* The leaves of the mode of A at token *p: a leaf (1) or a flat group of
+ * at most TILE_LEAVES leaves; *p moved past it.  0 for another mode, or
+ * none (A's rank is below the tiler's). */
+static int tile_span(const cute_tuple *as, int *p)
+{
+  int q = *p, n = 0;
+  if (q < as->ntok && as->tok[q] == 'x') {
+    *p = q + 1;
+    return 1;
+  }
+  if (q >= as->ntok || as->tok[q] != '(') return 0;
+  for (q++; q < as->ntok && as->tok[q] == 'x'; q++) n++;
+  *p = q + 1;
+  return q < as->ntok && as->tok[q] == ')' && n <= TILE_LEAVES ? n : 0;
+}
+
+/* The modes' tokens: "x" or "(xx)".."(xxxx)", stored 8 bytes at a time
+ * (byte loops cost more; the result leaves room, see compose_closed). */
+static const char tile_toks[TILE_LEAVES + 1][8] = {"", "x", "(xx)", "(xxx)",
+                                                   "(xxxx)"};
+
+/* out = (A0 o T0, A1 o T1, ...) from the modes' leaves s:d, cnt[i] of
+ * mode i (a group when more than one): leaves first, then the tokens
+ * (a byte store may alias the arrays). */
+static void tile_write(cute_layout *o, const int64_t *s, const int64_t *d,
+                       int nl, const unsigned char *cnt, int n)
+{
+  int i, k, nt = 1;
+  for (k = 0; k < nl; k++) cute_put_leaf(o, k, s[k], d[k]);
+  o->shape.tok[0] = o->stride.tok[0] = '(';
+  for (i = 0; i < n; i++) {
+    memcpy(o->shape.tok + nt, tile_toks[cnt[i]], 8);
+    memcpy(o->stride.tok + nt, tile_toks[cnt[i]], 8);
+    nt += cnt[i] > 1 ? cnt[i] + 2 : 1;
+  }
+  o->shape.ntok = o->stride.ntok = (uint8_t)cute_put_tok(o, nt, ')');
+  o->shape.nleaf = o->stride.nleaf = (uint8_t)nl;
+}
+
+/* The same for a group of n leaves, u > 0: coalesced, then composed.
+ * Kept out of line: inlined, its arrays and registers slow the one-leaf
+ * modes of the loop that calls it. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int tile_group(int64_t *os, int64_t *od, const int64_t *s,
+                      const int64_t *d, int n, int64_t t, int64_t u)
+{
+  tile_mode a;
+  return tile_coalesce(&a, s, d, n) ? tile_compose(os, od, &a, t, u) : 0;
+}
+
+/* t:u (t >= 1, u >= 0) composed with the n leaves s:d of a mode of A:
+ * its leaves os:od, their count; 0 to refuse.  A one-leaf mode s:d
+ * (the common case) gives t:d*u, whatever s. */
+static int tile_mode_compose(int64_t *os, int64_t *od, const int64_t *s,
+                             const int64_t *d, int n, int64_t t, int64_t u)
+{
+  if (u == 0 || (n == 1 && s[0] >= 1)) {
+    os[0] = t;
+    if (cute_mul(d[0], u, &od[0])) return 0; /* composition.c's order */
+    if (t == 1) od[0] = 0;
+    return 1;
+  }
+  return tile_group(os, od, s, d, n, t, u);
+}
+
+/* Composition by the flat tiler T in closed form (above); 0 to refuse.
+ * A and T are read whole before out is written: out may alias them. */
+static int compose_closed(cute_layout *out, const cute_layout *A,
+                          const cute_tiler *T)
+{
+  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES];
+  unsigned char cnt[CUTE_MAX_TILER];
+  const cute_tuple *as = &A->shape;
+  cute_basis any = 0;
+  int i, k, p = as->ntok > 1, lo = 0, n, nl = 0, nt = 2;
+  for (k = 0; k < as->nleaf; k++) any |= A->stride.e[k];
+  if (any || T->n < 1) return 0;
+  for (i = 0; i < T->n; i++, lo += n) {
+    const cute_layout *B = &T->mode[i];
+    int64_t t = B->shape.v[0], u = B->stride.v[0];
+    if (!cute_tiler_leaf(B) || t < 1 || u < 0 ||
+        nl > CUTE_MAX_LEAVES - TILE_LEAVES || !(n = tile_span(as, &p)) ||
+        !(k = tile_mode_compose(s + nl, d + nl, as->v + lo,
+                                A->stride.v + lo, n, t, u)))
+      return 0;
+    cnt[i] = (unsigned char)k;
+    nl += k;
+    nt += k > 1 ? k + 2 : 1;
+  }
+  /* tile_write's 8-byte stores stay inside the tokens */
+  if (nt + 8 > CUTE_MAX_TOKENS) return 0;
+  tile_write(out, s, d, nl, cnt, T->n);
+  return 1;
+}
+
 cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
                                    const cute_tiler *T, cute_error *err)
 {
-  cute_status st;
-  if ((st = cute_tiler_check(T, err))) return st;
-  if (cute_tiler_is_flat(T) && !any_sum(A, T))
-    return cute_composition_flat(out, A, T, err);
+  /* <L...L> (ntok 0) is well formed by its making: checked without the
+   * calls, as cute_tiler_run does. */
+  cute_status st = T->ntok == 0 && T->n >= 0 && T->n <= CUTE_MAX_TILER
+                       ? CUTE_OK : cute_tiler_check(T, err);
+  if (st) return st;
+  if (T->ntok == 0 || cute_tiler_is_flat(T)) {
+    if (compose_closed(out, A, T)) return CUTE_OK;
+    if (!any_sum(A, T)) return cute_composition_flat(out, A, T, err);
+  }
   if (cute_tiler_tok(T, 0) == 'L') return cute_composition(out, A,
                                                            &T->mode[0], err);
   st = cute_tiler_apply(out, A, T, 0, compose, err);

@@ -221,33 +221,132 @@ static cute_layout random_operand(test_rng *r, int t)
 typedef cute_status (*tiler_fn)(cute_layout *out, const cute_layout *A,
                                 const cute_tiler *T, cute_error *err);
 
-/* The fast form and the general one of the operation arranged by how:
- * the same status, message and layout, also with out aliasing A or a
- * layout of T. */
-static void by_tiler(test_rng *r, int t, const char *op, int how,
-                     cute_status (*general)(cute_layout *,
-                                            const cute_layout *,
-                                            const cute_tiler *, int,
-                                            cute_error *),
-                     tiler_fn fast, int *ok)
+typedef cute_status (*tiler_general_fn)(cute_layout *, const cute_layout *,
+                                        const cute_tiler *, int,
+                                        cute_error *);
+
+/* The fast form and the general one of the operation by T over A,
+ * arranged by how: the same status, message and layout, also with out
+ * aliasing A or a layout of T. */
+static void compare_tiler(const char *op, int how, tiler_general_fn general,
+                          tiler_fn fast, const cute_layout *Ain,
+                          cute_tiler *T, int *ok)
 {
-  static cute_tiler T; /* 31 KB: not on the stack */
-  cute_layout A = random_operand(r, t), R1, R2, X;
+  cute_layout A = *Ain, R1, R2, X;
   cute_error e1, e2;
   cute_status s1, s2;
-  random_tiler(r, &T, &A);
-  s1 = fast(&R1, &A, &T, &e1);
-  s2 = general(&R2, &A, &T, how, &e2);
-  same(op, &A, T.n, s1, &R1, &e1, s2, &R2, &e2);
+  s1 = fast(&R1, &A, T, &e1);
+  s2 = general(&R2, &A, T, how, &e2);
+  same(op, &A, T->n, s1, &R1, &e1, s2, &R2, &e2);
   *ok += s2 == CUTE_OK;
   X = A;
-  s1 = fast(&X, &X, &T, &e1);
-  same(op, &A, T.n, s1, &X, &e1, s2, &R2, &e2);
-  if (T.n > 0) { /* out aliasing a layout of the tiler */
-    X = T.mode[0];
-    s1 = fast(&T.mode[0], &A, &T, &e1);
-    same(op, &A, T.n, s1, &T.mode[0], &e1, s2, &R2, &e2);
-    T.mode[0] = X;
+  s1 = fast(&X, &X, T, &e1);
+  same(op, &A, T->n, s1, &X, &e1, s2, &R2, &e2);
+  if (T->n > 0) { /* out aliasing a layout of the tiler */
+    X = T->mode[0];
+    s1 = fast(&T->mode[0], &A, T, &e1);
+    same(op, &A, T->n, s1, &T->mode[0], &e1, s2, &R2, &e2);
+    T->mode[0] = X;
+  }
+  if (T->n > 1) { /* and the last one */
+    X = T->mode[T->n - 1];
+    s1 = fast(&T->mode[T->n - 1], &A, T, &e1);
+    same(op, &A, T->n, s1, &T->mode[T->n - 1], &e1, s2, &R2, &e2);
+    T->mode[T->n - 1] = X;
+  }
+}
+
+/* compare_tiler on a random operand and tiler. */
+static void by_tiler(test_rng *r, int t, const char *op, int how,
+                     tiler_general_fn general, tiler_fn fast, int *ok)
+{
+  static cute_tiler T; /* 31 KB: not on the stack */
+  cute_layout A = random_operand(r, t);
+  random_tiler(r, &T, &A);
+  compare_tiler(op, how, general, fast, &A, &T, ok);
+}
+
+/* One leaf value of a tile operand: small, now and then 1, 0, negative
+ * or huge (index and extent overflows). */
+static int64_t tile_value(test_rng *r, int64_t lo, int64_t hi, int shape)
+{
+  int64_t pick = rng_range(r, 0, 24);
+  if (pick == 0) return (int64_t)1 << (shape ? 40 : 61);
+  if (pick == 1) return shape ? 1 : 0;
+  if (pick == 2 && !shape) return -rng_range(r, 1, 8);
+  if (pick == 3 && shape) return (int64_t)1 << 62;
+  return rng_range(r, lo, hi);
+}
+
+/* A's mode text at *at: a leaf, or a flat group of 2-5 leaves (now and
+ * then nested, or empty), strides mostly nesting (a prefix product of the
+ * shape, times 1-3) so that the paper's conditions often hold;
+ * pre[k] the products of the shapes before leaf k. */
+static void tile_mode_text(test_rng *r, char *s, char *d, int64_t *pre,
+                           int *np)
+{
+  int64_t cur = tile_value(r, 1, 7, 0), k, n = rng_range(r, 0, 2) ? 1
+                                               : rng_range(r, 2, 5);
+  int64_t pick = rng_range(r, 0, 40), prod = 1;
+  if (pick == 0) {
+    strcat(s, "()"), strcat(d, "()"); /* no leaves: refused */
+    return;
+  }
+  if (n > 1 || pick == 1) strcat(s, pick == 1 ? "((" : "("),
+                          strcat(d, pick == 1 ? "((" : "(");
+  for (k = 0; k < n; k++) {
+    int64_t sk = tile_value(r, 1, 8, 1);
+    char b[48];
+    snprintf(b, sizeof b, "%s%lld", k ? "," : "", (long long)sk);
+    strcat(s, b);
+    snprintf(b, sizeof b, "%s%lld", k ? "," : "", (long long)cur);
+    strcat(d, b);
+    if (*np < 8) pre[(*np)++] = prod;
+    if (sk < (1 << 20) && prod < (1 << 20)) prod *= sk;
+    if (cur > 0 && cur < (1 << 20) && sk < (1 << 20))
+      cur = rng_range(r, 0, 5) ? cur * sk * rng_range(r, 1, 3)
+                               : tile_value(r, 0, 64, 0);
+  }
+  if (n > 1 || pick == 1) strcat(s, pick == 1 ? "))" : ")"),
+                          strcat(d, pick == 1 ? "))" : ")");
+}
+
+/* A the tile operand of the closed forms (modes of one leaf or flat
+ * groups of integral leaves, rank 1-4, rank 1 as an integer too, a basis
+ * or a sum stride now and then), T a flat tiler of one-leaf layouts t:u
+ * over its first modes (u a prefix product of the mode's shape, times
+ * 1-2, half the time), its length rank(A) - 1 .. rank(A) + 1, as ntok 0
+ * or tokens, now and then with `_` or one layout not a leaf. */
+static void tile_operands(test_rng *r, cute_layout *A, cute_tiler *T)
+{
+  char s[512] = "", d[512] = "", text[1100];
+  int64_t pre[4][8];
+  int np[4] = {0, 0, 0, 0}, i, rank = (int)rng_range(r, 1, 4);
+  int group = rank > 1 || rng_range(r, 0, 1);
+  for (i = 0; i < rank; i++) {
+    if (i) strcat(s, ","), strcat(d, ",");
+    tile_mode_text(r, s, d, pre[i], &np[i]);
+  }
+  snprintf(text, sizeof text, group ? "(%s):(%s)" : "%s:%s", s, d);
+  *A = rng_range(r, 0, 15) ? L(text) : with_sum(r, L(text));
+  if (rng_range(r, 0, 30) == 0) A->stride.e[0] = CUTE_BASIS1(0);
+  T->n = (int)rng_range(r, rank > 1 ? rank - 1 : 1, rank + 1);
+  T->ntok = 0;
+  if (rng_range(r, 0, 2) == 0) { /* as tokens: "<LL>", one maybe `_` */
+    int under = rng_range(r, 0, 5) == 0 ? (int)rng_range(r, 0, T->n) : -1;
+    T->ntok = (uint8_t)(T->n + 2);
+    memset(T->tok, 'L', T->ntok);
+    T->tok[0] = '<';
+    T->tok[T->ntok - 1] = '>';
+    if (under >= 0 && under < T->n) T->tok[1 + under] = '_', T->n--;
+  }
+  for (i = 0; i < T->n; i++) {
+    int64_t u = tile_value(r, 0, 9, 0);
+    if (i < rank && np[i] && rng_range(r, 0, 1))
+      u = pre[i][rng_range(r, 0, np[i] - 1)] * rng_range(r, 1, 2);
+    cute_tuple_int(&T->mode[i].shape, tile_value(r, 1, 16, 1));
+    cute_tuple_int(&T->mode[i].stride, u);
+    if (rng_range(r, 0, 40) == 0) T->mode[i] = L("(2,2):(1,4)");
   }
 }
 
@@ -392,16 +491,31 @@ static void local_partition(test_rng *r, int t, int *ok)
   same("local_partition (out = A)", &A, index, s1, &X, &e1, s2, &R2, &e2);
 }
 
+/* The closed forms of the tile of a matrix (tiler.c's composition, the
+ * divides) against the general paths, on tile_operands. */
+static void closed_tile(test_rng *r, int *composed, int *divided)
+{
+  static cute_tiler T;
+  cute_layout A;
+  tile_operands(r, &A, &T);
+  compare_tiler("composition (tile)", -1, composition_tiler_general,
+                cute_composition_tiler, &A, &T, composed);
+  compare_tiler("logical_divide (tile)", -1, cute_divide_general,
+                cute_logical_divide, &A, &T, divided);
+}
+
 int main(void)
 {
   static const tiler_fn divides[] = {cute_zipped_divide, cute_tiled_divide,
                                      cute_flat_divide};
   static const tiler_fn products[] = {cute_zipped_product,
                                       cute_tiled_product, cute_flat_product};
-  test_rng r;
+  test_rng r, rt;
   int t, how, divided = 0, multiplied = 0, arranged = 0, composed = 0;
-  int tiled = 0, tiles = 0, parts = 0;
+  int tiled = 0, tiles = 0, parts = 0, tile_comp = 0, tile_div = 0;
   rng_seed(&r, 14);
+  rng_seed(&rt, 15); /* its own stream: the others' inputs stay as they were */
+  for (t = 0; t < 20000; t++) closed_tile(&rt, &tile_comp, &tile_div);
   for (t = 0; t < 20000; t++) {
     composition(&r, t, &composed);
     by_tiler(&r, t, "composition", -1, composition_tiler_general,
@@ -436,6 +550,8 @@ int main(void)
   CHECK(divided > 2000 && multiplied > 2000 && arranged > 12000,
         "%d divides, %d products, %d arranged succeeded", divided,
         multiplied, arranged);
+  CHECK(tile_comp > 5000 && tile_div > 5000, "%d tile compositions, %d "
+        "tile divides succeeded", tile_comp, tile_div);
   CHECK(composed > 6000 && tiled > 6000, "%d compositions, %d by tilers "
         "succeeded", composed, tiled);
   return test_finish();
