@@ -409,6 +409,57 @@ static int divide_closed(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
+/* The logical divide of the tile of a matrix -- a tiler <t0:u0,...>
+ * made of layouts (ntok 0) over A's first modes, each one leaf -- the
+ * closed form above without its gathering and arranging: each mode's
+ * split read from A and T first, A's rest moved, then the result written
+ * straight into out, ((t0,r0),(t1,r1),...,A's rest); its tokens four
+ * bytes at a time (a byte loop costs more): "(xx)" or "(x(x" "xx))",
+ * overlapping in one byte.  0 where that does not apply. */
+static int divide_tile(cute_layout *out, const cute_layout *A,
+                       const cute_tiler *T)
+{
+  cute_closed c;
+  const cute_tuple *as = &A->shape;
+  int i, n = T->n, nt, nl;
+  if (n < 1 || n > CUTE_MAX_TILER || n + 2 > as->ntok || as->tok[0] != '(')
+    return 0;
+  for (i = 0; i < n; i++)
+    if (as->tok[i + 1] != 'x' || A->stride.e[i] ||
+        !split_leaf(&c.q[i], as->v[i], A->stride.v[i], &T->mode[i]))
+      return 0;
+  c.tok0 = n + 1;
+  c.ntok = as->ntok - 2 - n;
+  c.leaf0 = n;
+  c.nleaf = as->nleaf - n;
+  for (nt = 1, nl = i = 0; i < n; i++) {
+    nt += c.q[i].nr == 2 ? 7 : 4;
+    nl += 1 + c.q[i].nr;
+  }
+  if (nt + c.ntok + 1 > CUTE_MAX_TOKENS || nl + c.nleaf > CUTE_MAX_LEAVES)
+    return 0;
+  cute_closed_tail(out, A, &c, nt, nl);
+  for (nl = i = 0; i < n; i++) {
+    const cute_split *q = &c.q[i];
+    cute_put_leaf(out, nl++, q->t, q->tile);
+    cute_put_leaf(out, nl++, q->rs[0], q->rd[0]);
+    if (q->nr == 2) cute_put_leaf(out, nl++, q->rs[1], q->rd[1]);
+  }
+  out->shape.tok[0] = out->stride.tok[0] = '(';
+  for (nt = 1, i = 0; i < n; i++) {
+    int two = c.q[i].nr == 2;
+    memcpy(out->shape.tok + nt, two ? "(x(x" : "(xx)", 4);
+    memcpy(out->stride.tok + nt, two ? "(x(x" : "(xx)", 4);
+    if (two) memcpy(out->shape.tok + nt + 3, "xx))", 4),
+             memcpy(out->stride.tok + nt + 3, "xx))", 4);
+    nt += two ? 7 : 4;
+  }
+  nt += c.ntok;
+  out->shape.ntok = out->stride.ntok = (uint8_t)cute_put_tok(out, nt, ')');
+  out->shape.nleaf = out->stride.nleaf = (uint8_t)(nl + c.nleaf);
+  return 1;
+}
+
 /* The divides: the closed form where it applies, else the one-pass form
  * (arranged by the run), else the general path. */
 static int divide_pass(cute_layout *out, const cute_layout *A,
@@ -420,6 +471,7 @@ static int divide_pass(cute_layout *out, const cute_layout *A,
 cute_status cute_logical_divide(cute_layout *out, const cute_layout *A,
                                 const cute_tiler *T, cute_error *err)
 {
+  if (T->ntok == 0 && divide_tile(out, A, T)) return CUTE_OK;
   return cute_tiler_run(out, A, T, -1, "logical_divide",
                         divide_pass, divide1, err);
 }
