@@ -472,7 +472,7 @@ static const char tile_toks[TILE_LEAVES + 1][8] = {"", "x", "(xx)", "(xxx)",
  * mode i (a group when more than one): leaves first, then the tokens
  * (a byte store may alias the arrays). */
 static void tile_write(cute_layout *o, const int64_t *s, const int64_t *d,
-                       int nl, const unsigned char *cnt, int n)
+                       int nl, const int *cnt, int n)
 {
   int i, k, nt = 1;
   for (k = 0; k < nl; k++) cute_put_leaf(o, k, s[k], d[k]);
@@ -520,7 +520,7 @@ static int compose_closed(cute_layout *out, const cute_layout *A,
                           const cute_tiler *T)
 {
   int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES];
-  unsigned char cnt[CUTE_MAX_TILER];
+  int cnt[CUTE_MAX_TILER]; /* not char: a char store may alias A and T */
   const cute_tuple *as = &A->shape;
   cute_basis any = 0;
   int i, k, p = as->ntok > 1, lo = 0, n, nl = 0, nt = 2;
@@ -534,7 +534,7 @@ static int compose_closed(cute_layout *out, const cute_layout *A,
         !(k = tile_mode_compose(s + nl, d + nl, as->v + lo,
                                 A->stride.v + lo, n, t, u)))
       return 0;
-    cnt[i] = (unsigned char)k;
+    cnt[i] = k;
     nl += k;
     nt += k > 1 ? k + 2 : 1;
   }
