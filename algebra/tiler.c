@@ -360,7 +360,7 @@ static int64_t tile_sat_mul(int64_t a, int64_t b)
 }
 
 /* The larger of a, b over the smaller; 0 when not exact (b > 0). */
-static int64_t tile_ratio(int64_t a, int64_t b)
+static inline int64_t tile_ratio(int64_t a, int64_t b)
 {
   int64_t rem, q = a >= b ? cute_divmod(a, b, &rem) : cute_divmod(b, a, &rem);
   return rem ? 0 : q;
