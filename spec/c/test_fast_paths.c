@@ -316,6 +316,7 @@ static cute_layout nested(const char *tok, const int64_t *s,
   X.stride = X.shape;
   for (k = 0; k < X.shape.nleaf; k++) {
     X.shape.v[k] = s[k];
+    X.shape.e[k] = 0;
     X.stride.v[k] = d[k];
     X.stride.e[k] = e[k];
   }
@@ -375,11 +376,12 @@ static cute_layout closed_b(test_rng *r, const cute_layout *A)
       "((xx)(xx))", "(((((((x)))))))", "(((((((xx)))))))",
       "((((((((x))))))))", "(xxxxx)", "()"};
   static const int64_t shapes[] = {1, 2, 3, 4, 6, 8, 16, 2, 4, 32};
-  int64_t s[5], d[5], s0 = A->shape.v[0], size, pick;
+  int64_t s[5], d[5], s0 = A->shape.nleaf ? A->shape.v[0] : 1, size, pick;
   cute_basis e[5] = {0, 0, 0, 0, 0};
   int k, nest = (int)rng_range(r, 0, 12);
   if (s0 == 1 && A->shape.nleaf > 1) s0 = A->shape.v[1];
-  if (cute_layout_size(A, &size, NULL)) size = (int64_t)1 << 62;
+  if (cute_layout_size(A, &size, NULL) || size > ((int64_t)1 << 60))
+    size = (int64_t)1 << 60;
   for (k = 0; k < 5; k++) {
     s[k] = one_of(r, shapes, 10);
     pick = rng_range(r, 0, 24);
