@@ -611,9 +611,14 @@ cute_status cute_composition_general(cute_layout *out, const cute_layout *A,
 }
 
 /* The integral pass where it succeeds (an integral A and B have no sum
- * strides), else the general path, which decides and reports. */
-cute_status cute_composition(cute_layout *out, const cute_layout *A,
-                             const cute_layout *B, cute_error *err)
+ * strides), else the general path, which decides and reports.  Apart
+ * from cute_composition, so that a call the closed form takes does not
+ * set up its frame (the pieces and the target, ~2 KB). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static cute_status compose_pass(cute_layout *out, const cute_layout *A,
+                                const cute_layout *B, cute_error *err)
 {
   ctx c;
   pieces p;
@@ -624,6 +629,14 @@ cute_status cute_composition(cute_layout *out, const cute_layout *A,
     return cute_composition_general(out, A, B, err);
   finish(out, B, &p);
   return CUTE_OK;
+}
+
+/* The closed form (composition_closed.c), else compose_pass. */
+cute_status cute_composition(cute_layout *out, const cute_layout *A,
+                             const cute_layout *B, cute_error *err)
+{
+  return cute_composition_closed(out, A, B) ? CUTE_OK
+                                            : compose_pass(out, A, B, err);
 }
 
 /* ----------------------------------------------------------------- tiler -- */

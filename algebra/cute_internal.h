@@ -165,6 +165,15 @@ cute_status cute_layout_put_end(cute_layout *out, const cute_layout *r,
  * the same results and errors, which spec/c/test_fast_paths.c checks. */
 cute_status cute_composition_general(cute_layout *out, const cute_layout *A,
                                      const cute_layout *B, cute_error *err);
+/* out = A o B in closed form (composition_closed.c) where A has one or
+ * two integral leaves, B one to four integral leaves in at most 16
+ * tokens, and each leaf of B gives one mode or a group of two: returns
+ * 1.  Else returns 0, out untouched, and the caller takes the general
+ * path, which decides and reports.
+ *   (64,32):(1,64) o (4,8):(2,128) = (4,8):(2,128)
+ * @post on 1, out is what cute_composition_general gives. */
+int cute_composition_closed(cute_layout *out, const cute_layout *A,
+                            const cute_layout *B);
 
 /* The spans of t's first top-level elements in one walk (cute_tuple_span
  * of each is a walk from the start): sp[i] for i < min(max, rank(t));

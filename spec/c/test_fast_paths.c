@@ -376,21 +376,136 @@ static cute_layout random_b(test_rng *r, const cute_layout *A)
   return B;
 }
 
+/* cute_composition against the general path on A o B: the same status,
+ * message and layout, also with out aliasing A or B. */
+static void same_composition(const cute_layout *A, const cute_layout *B,
+                             int t, int *ok)
+{
+  cute_layout R1, R2, X;
+  cute_error e1, e2;
+  cute_status s1 = cute_composition(&R1, A, B, &e1);
+  cute_status s2 = cute_composition_general(&R2, A, B, &e2);
+  same("composition", A, t, s1, &R1, &e1, s2, &R2, &e2);
+  *ok += s2 == CUTE_OK;
+  X = *A;
+  s1 = cute_composition(&X, &X, B, &e1);
+  same("composition (out = A)", A, t, s1, &X, &e1, s2, &R2, &e2);
+  X = *B;
+  s1 = cute_composition(&X, A, &X, &e1);
+  same("composition (out = B)", A, t, s1, &X, &e1, s2, &R2, &e2);
+}
+
 static void composition(test_rng *r, int t, int *ok)
 {
   cute_layout A = with_sum(r, random_layout(r, t)), B = random_b(r, &A);
-  cute_layout R1, R2, X;
-  cute_error e1, e2;
-  cute_status s1 = cute_composition(&R1, &A, &B, &e1);
-  cute_status s2 = cute_composition_general(&R2, &A, &B, &e2);
-  same("composition", &A, t, s1, &R1, &e1, s2, &R2, &e2);
-  *ok += s2 == CUTE_OK;
-  X = A;
-  s1 = cute_composition(&X, &X, &B, &e1);
-  same("composition (out = A)", &A, t, s1, &X, &e1, s2, &R2, &e2);
-  X = B;
-  s1 = cute_composition(&X, &A, &X, &e1);
-  same("composition (out = B)", &A, t, s1, &X, &e1, s2, &R2, &e2);
+  same_composition(&A, &B, t, ok);
+}
+
+/* The layout of the nesting tok (one 'x' a leaf) with leaves s[k]:d[k],
+ * integral but where e[k] (a basis stride). */
+static cute_layout nested(const char *tok, const int64_t *s,
+                          const int64_t *d, const cute_basis *e)
+{
+  cute_layout X;
+  int k;
+  cute_tuple_clear(&X.shape);
+  X.shape.ntok = (uint8_t)strlen(tok);
+  memcpy(X.shape.tok, tok, X.shape.ntok);
+  for (k = 0; k < X.shape.ntok; k++) X.shape.nleaf += tok[k] == 'x';
+  X.stride = X.shape;
+  for (k = 0; k < X.shape.nleaf; k++) {
+    X.shape.v[k] = s[k];
+    X.shape.e[k] = 0;
+    X.stride.v[k] = d[k];
+    X.stride.e[k] = e[k];
+  }
+  return X;
+}
+
+static int64_t one_of(test_rng *r, const int64_t *v, int n)
+{
+  return v[rng_range(r, 0, n - 1)];
+}
+
+/* An A of one or two leaves in any nesting, the closed form's left
+ * operands: leaf 1 continuing leaf 0 (A is then one mode) or not,
+ * size-1 leaves, stride 0, negative, huge strides and shapes (overflow),
+ * edges of the merge (a trailing size-1 leaf continuing at INT64_MAX, a
+ * merged shape past 64 bits), now and then a basis stride, a third leaf
+ * or none (the closed form steps aside). */
+static cute_layout closed_a(test_rng *r)
+{
+  static const char *const nests[] = {"x", "(x)", "(xx)", "((x)x)",
+                                      "(x(x))", "((xx))", "(xxx)"};
+  static const int64_t shapes[] = {1, 2, 3, 4, 6, 8, 12, 16, 2, 4, 8, 5,
+                                   (int64_t)1 << 40};
+  static const int64_t strides[] = {1, 2, 3, 8, 1, 2, 4, 0, -2,
+                                    (int64_t)1 << 61, 5, 16, 64};
+  static const char *const edges[] = {
+      "(7,1):(1317624576693539401,9223372036854775807)",
+      "(7,1):(1317624576693539401,1317624576693539401)",
+      "(1099511627776,1099511627776):(1,1099511627776)",
+      "(1,1):(3,5)", "(4,1):(1,4)", "((4),(1)):((2),(9))", "():()"};
+  int64_t s[3], d[3], pick, t;
+  cute_basis e[3] = {0, 0, 0};
+  int k, nest = (int)rng_range(r, 0, 6);
+  if (rng_range(r, 0, 19) == 0) return L(edges[rng_range(r, 0, 6)]);
+  for (k = 0; k < 3; k++) {
+    s[k] = one_of(r, shapes, rng_range(r, 0, 9) ? 12 : 13);
+    d[k] = one_of(r, strides, rng_range(r, 0, 9) ? 9 : 13);
+  }
+  pick = rng_range(r, 0, 9);
+  if (pick < 4 && !cute_mul(s[0], d[0], &t)) d[1] = t; /* one mode */
+  else if (pick == 4) d[1] = INT64_MAX, s[1] = 1;
+  else if (pick == 5) d[1] = -s[0];
+  if (rng_range(r, 0, 39) == 0) e[rng_range(r, 0, 1)] = CUTE_BASIS1(0);
+  return nested(nests[nest], s, d, e);
+}
+
+/* A B of one to four leaves that walk closed_a's A: strides dividing
+ * its first leaf, multiples of it (whole steps), the size of A (past
+ * it), small ones; shapes that make the split's pieces divide or not;
+ * with stride 0, size-1, negative, huge (overflow) and basis leaves;
+ * nestings at the closed form's limits and past them (depth 8: a group
+ * in it is too deep), no leaf. */
+static cute_layout closed_b(test_rng *r, const cute_layout *A)
+{
+  static const char *const nests[] = {
+      "x", "(x)", "(xx)", "(xxx)", "(xxxx)", "((xx)x)", "(x(xx))",
+      "((xx)(xx))", "(((((((x)))))))", "(((((((xx)))))))",
+      "((((((((x))))))))", "(xxxxx)", "()"};
+  static const int64_t shapes[] = {1, 2, 3, 4, 6, 8, 16, 2, 4, 32};
+  int64_t s[5], d[5], s0 = A->shape.nleaf ? A->shape.v[0] : 1, size, pick;
+  cute_basis e[5] = {0, 0, 0, 0, 0};
+  int k, nest = (int)rng_range(r, 0, 12);
+  if (s0 == 1 && A->shape.nleaf > 1) s0 = A->shape.v[1];
+  if (cute_layout_size(A, &size, NULL) || size > ((int64_t)1 << 60))
+    size = (int64_t)1 << 60;
+  for (k = 0; k < 5; k++) {
+    s[k] = one_of(r, shapes, 10);
+    pick = rng_range(r, 0, 24);
+    if (pick < 6) d[k] = s0 / rng_range(r, 1, 4);
+    else if (pick < 10) d[k] = s0 * rng_range(r, 1, 3);
+    else if (pick < 12) d[k] = size * rng_range(r, 1, 2);
+    else if (pick < 18) d[k] = rng_range(r, 1, 6);
+    else if (pick < 20) d[k] = 0;
+    else if (pick == 20) d[k] = -rng_range(r, 1, 8);
+    else if (pick == 21) d[k] = (int64_t)1 << 62;
+    else if (pick == 22) d[k] = (int64_t)1 << 40, s[k] = 1;
+    else d[k] = s0 / 2;
+    if (d[k] == 0 && pick < 12) d[k] = 1;
+    if (rng_range(r, 0, 49) == 0) e[k] = CUTE_BASIS1(0);
+    if (rng_range(r, 0, 1) == 0 && d[k] > 0 && d[k] < s0)
+      s[k] = s0 / d[k] * rng_range(r, 1, 4); /* a split that divides */
+  }
+  return nested(nests[nest], s, d, e);
+}
+
+/* The closed form's domain and its edges. */
+static void closed_composition(test_rng *r, int t, int *ok)
+{
+  cute_layout A = closed_a(r), B = closed_b(r, &A);
+  same_composition(&A, &B, t, ok);
 }
 
 static cute_status compose_general(cute_layout *out, const cute_layout *A,
@@ -513,6 +628,9 @@ int main(void)
   test_rng r, rt;
   int t, how, divided = 0, multiplied = 0, arranged = 0, composed = 0;
   int tiled = 0, tiles = 0, parts = 0, tile_comp = 0, tile_div = 0;
+  int closed = 0;
+  rng_seed(&r, 15);
+  for (t = 0; t < 40000; t++) closed_composition(&r, t, &closed);
   rng_seed(&r, 14);
   rng_seed(&rt, 15); /* its own stream: the others' inputs stay as they were */
   for (t = 0; t < 20000; t++) closed_tile(&rt, &tile_comp, &tile_div);
@@ -554,5 +672,7 @@ int main(void)
         "tile divides succeeded", tile_comp, tile_div);
   CHECK(composed > 6000 && tiled > 6000, "%d compositions, %d by tilers "
         "succeeded", composed, tiled);
+  CHECK(closed > 16000, "%d compositions near the closed form succeeded",
+        closed);
   return test_finish();
 }
