@@ -83,16 +83,20 @@ typedef struct reader {
   cute_tiler *T;
   const char *op;
   int targ;
+  int fast;   /* the first pass: give up (return 0) rather than raise */
 } reader;
 
+/* Appends token c; 1, or 0 (fast pass) or an error past the limit. */
 static int add_tok(reader *r, char c)
 {
-  if (r->T->ntok >= CUTE_MAX_TILER_TOKENS)
-    return tiler_fail(r->L, r->op, r->targ, lua_pushfstring(r->L,
+  if (r->T->ntok >= CUTE_MAX_TILER_TOKENS) {
+    if (r->fast) return 0;
+    tiler_fail(r->L, r->op, r->targ, lua_pushfstring(r->L,
       "tiler longer than %d tokens (CUTE_MAX_TILER_TOKENS)",
       CUTE_MAX_TILER_TOKENS));
+  }
   r->T->tok[r->T->ntok++] = c;
-  return 0;
+  return 1;
 }
 
 /* What a value that is no tiler is, for the message. */
@@ -105,12 +109,33 @@ static const char *what(lua_State *L, int idx)
   return lua_pushfstring(L, "a %s", name);
 }
 
-static void read_at(reader *r, int idx, int depth);
+static int read_at(reader *r, int idx, int depth);
+
+/* The fast pass over a list: tilers are almost always table constructors
+ * ({4, 2}, {A, {2, _}}), whose elements lua_next gives in order 1..n from
+ * the array part, so one pass reads keys and elements.  Keys 1..n and no
+ * others are the list read_list asks for; anything else (other keys, keys
+ * out of order, a bad element, a limit) returns 0, and check_tiler reads
+ * the tiler again by read_list, which names what is wrong. */
+static int fast_list(reader *r, int idx, int depth)
+{
+  lua_State *L = r->L;
+  lua_Integer i = 0;
+  if (depth >= CUTE_MAX_DEPTH || !add_tok(r, '<')) return 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) != ++i ||
+        !read_at(r, lua_gettop(L), depth + 1))
+      return 0;
+    lua_pop(L, 1);
+  }
+  return add_tok(r, '>');
+}
 
 /* A list table: 1..n, no holes, no other keys.  One pass over the keys
  * checks both: n keys, each an integer in 1..n, are exactly 1..n, so the
  * list is only searched for its hole when the count falls short. */
-static void read_list(reader *r, int idx, int depth)
+static int read_list(reader *r, int idx, int depth)
 {
   lua_State *L = r->L;
   lua_Integer i, nkeys = 0, n = (lua_Integer)lua_rawlen(L, idx);
@@ -145,7 +170,7 @@ static void read_list(reader *r, int idx, int depth)
     read_at(r, lua_gettop(L), depth + 1);
     lua_pop(L, 1);
   }
-  add_tok(r, '>');
+  return add_tok(r, '>');
 }
 
 /* Raises: the value at idx is no tiler. */
@@ -164,8 +189,9 @@ static void not_a_tiler(reader *r, int idx)
 }
 
 /* One element, by its Lua type: an integer n > 0 is n:1, written in
- * place; a Layout is copied (its used tokens and leaves only). */
-static void read_at(reader *r, int idx, int depth)
+ * place; a Layout is copied (its used tokens and leaves only).  1, or 0
+ * when the fast pass gives up; the other pass raises instead. */
+static int read_at(reader *r, int idx, int depth)
 {
   lua_State *L = r->L;
   cute_tiler *T = r->T;
@@ -174,11 +200,9 @@ static void read_at(reader *r, int idx, int depth)
   switch (lua_type(L, idx)) {
   case LUA_TLIGHTUSERDATA:
     if (!cutelua_isunderscore(L, idx)) break;
-    add_tok(r, '_');
-    return;
+    return add_tok(r, '_');
   case LUA_TTABLE:
-    read_list(r, idx, depth);
-    return;
+    return r->fast ? fast_list(r, idx, depth) : read_list(r, idx, depth);
   case LUA_TUSERDATA:
     l = cutelua_testlayout(L, idx);
     break;
@@ -186,6 +210,7 @@ static void read_at(reader *r, int idx, int depth)
     if (!cutelua_tointeger(L, idx, &v)) v = 0;
     break;
   }
+  if (r->fast && (T->n >= CUTE_MAX_TILER || (!l && v <= 0))) return 0;
   if (T->n >= CUTE_MAX_TILER)
     tiler_fail(L, r->op, r->targ, lua_pushfstring(L, "tiler has more than "
                "%d layouts (CUTE_MAX_TILER)", CUTE_MAX_TILER));
@@ -199,21 +224,34 @@ static void read_at(reader *r, int idx, int depth)
     not_a_tiler(r, idx);
   }
   T->n++;
-  add_tok(r, 'L');
+  return add_tok(r, 'L');
 }
 
-/* The tiler at targ into *T (A, a Layout the caller checked, at index 1). */
+/* A Lua C function has LUA_MINSTACK free slots; the fast pass takes two
+ * a list level (key, element) and two more to test a Layout, so the
+ * deepest tiler fits without luaL_checkstack (the other pass takes one a
+ * level; its messages check the stack themselves). */
+typedef char fast_pass_fits_the_stack[2 * CUTE_MAX_DEPTH + 2 <= LUA_MINSTACK
+                                      ? 1 : -1];
+
+/* The tiler at targ into *T (A, a Layout the caller checked, at index 1):
+ * the fast pass, else again by the checking pass.  Both read raw (no
+ * metamethods run), so reading twice is reading the same tiler. */
 static void check_tiler(lua_State *L, int targ, cute_tiler *T,
                         const char *op)
 {
   reader r;
+  int top = lua_gettop(L);
   r.L = L;
   r.T = T;
   r.op = op;
   r.targ = targ;
-  T->n = 0;
-  T->ntok = 0;
-  read_at(&r, targ, 0);
+  for (r.fast = 1; r.fast >= 0; r.fast--) {
+    T->n = 0;
+    T->ntok = 0;
+    if (!r.fast) lua_settop(L, top);
+    if (read_at(&r, targ, 0)) return;
+  }
 }
 
 /* ------------------------------------------------------- operations -- */

@@ -310,16 +310,24 @@ static int flat_close(cute_tuple *t, int n, int ok)
   return 1;
 }
 
-/* The list table at idx (checked by check_sequence) as a flat tuple. */
-static int flat_table(lua_State *L, int idx, lua_Integer n, cute_tuple *t)
+/* The list table at idx as a flat tuple in one pass of lua_next, which
+ * gives a table constructor's elements in order 1..n (its array part):
+ * each key must be the next integer, each value a flat leaf.  Keys 1..n
+ * and no others are the list check_sequence asks for.  0 (anything else:
+ * other keys, keys out of order, a nested or bad value) leaves the table
+ * to check_sequence and the builder. */
+static int flat_table(lua_State *L, int idx, cute_tuple *t)
 {
-  int i, ok = n >= 1 && n <= CUTE_MAX_LEAVES;
-  for (i = 0; ok && i < n; i++) {
-    lua_rawgeti(L, idx, i + 1);
-    ok = flat_leaf(L, -1, &t->v[i]);
+  int n = 0, ok = 1, top = lua_gettop(L);
+  lua_pushnil(L);
+  while (ok && lua_next(L, idx)) {
+    ok = n < CUTE_MAX_LEAVES && lua_isinteger(L, -2) &&
+         lua_tointeger(L, -2) == n + 1 && flat_leaf(L, -1, &t->v[n]);
+    n++;
     lua_pop(L, 1);
   }
-  return flat_close(t, (int)n, ok);
+  lua_settop(L, top);
+  return flat_close(t, n, ok && n >= 1);
 }
 
 /* The call arguments first..top as a flat tuple. */
@@ -337,9 +345,10 @@ static cute_status build(lua_State *L, int idx, cute_tuple *t,
   lua_Integer v;
   basis_ud *b;
   if (lua_type(L, idx) == LUA_TTABLE) {
-    lua_Integer i, n = (lua_Integer)lua_rawlen(L, idx);
+    lua_Integer i, n;
+    if (t->ntok == 0 && flat_table(L, idx, t)) return CUTE_OK;
+    n = (lua_Integer)lua_rawlen(L, idx);
     if ((st = check_sequence(L, idx, n, err))) return st;
-    if (t->ntok == 0 && flat_table(L, idx, n, t)) return CUTE_OK;
     if ((st = cute_tuple_open(t, err))) return st;
     for (i = 1; i <= n; i++) {
       lua_rawgeti(L, idx, i);
