@@ -131,37 +131,39 @@ static int select_sorted(int64_t *s, int64_t *d, const cute_layout *A,
  * nothing to join: a hole ends at its mode's stride d, the next one
  * starts past the mode, at s*d; so only holes of size 1 drop.  Where
  * the selected modes do not nest no mode can overflow: cosize <= cur. */
-int cute_complement_integral(cute_layout *out, const cute_layout *A,
-                             const cute_span *a, int64_t cotarget)
+int cute_complement_modes(int64_t *hs, int64_t *hd, const cute_layout *A,
+                          int l0, int l1, int64_t cotarget)
 {
   int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], cur = 1, cosize = 1, q;
-  cute_flat res;
-  int i, n = select_sorted(s, d, A, a->leaf0, a->leaf1);
-  res.n = 0;
+  int i, m = 0, n = select_sorted(s, d, A, l0, l1);
   for (i = 0; i < n; i++) {
     int64_t rem;
     if (d[i] < cur) return 0;
     q = cute_divmod(d[i], cur, &rem);
-    if ((cotarget > 0 && rem != 0) || res.n == CUTE_MAX_LEAVES) return 0;
+    if ((cotarget > 0 && rem != 0) || m == CUTE_MAX_LEAVES) return 0;
     if (q != 1) {
-      res.s[res.n] = q;
-      res.d[res.n++] = cur;
+      hs[m] = q;
+      hd[m++] = cur;
     }
     if (cute_mul(s[i], d[i], &cur)) return 0;
     cosize += cur - d[i];
   }
-  if (n < 0 || res.n == CUTE_MAX_LEAVES) return 0;
-  res.s[res.n] = ceil_div(cotarget > 0 ? cotarget : cosize, cur);
-  res.d[res.n++] = cur;
+  if (n < 0 || m == CUTE_MAX_LEAVES) return 0;
+  hs[m] = ceil_div(cotarget > 0 ? cotarget : cosize, cur);
+  hd[m++] = cur;
+  return m;
+}
+
+int cute_complement_integral(cute_layout *out, const cute_layout *A,
+                             const cute_span *a, int64_t cotarget)
+{
+  cute_flat res;
+  res.n = cute_complement_modes(res.s, res.d, A, a->leaf0, a->leaf1,
+                                cotarget);
+  if (res.n == 0) return 0;
   cute_flat_layout(out, &res);
   return 1;
 }
-
-/* The tokens and counts of a flat layout of m <= 4 leaves, as the first
- * 8 bytes of a cute_tuple hold them: ntok, nleaf, then tok[0..5]. */
-static const uint8_t flat_head[5][8] = {
-    {0}, {1, 1, 'x'}, {4, 2, '(', 'x', 'x', ')'},
-    {5, 3, '(', 'x', 'x', 'x', ')'}, {6, 4, '(', 'x', 'x', 'x', 'x', ')'}};
 
 /* out's mode i = s:d, integral: its leaves only (complement_head writes
  * the rest). */
@@ -172,13 +174,13 @@ static inline void complement_mode(cute_layout *out, int i, int64_t s,
   out->stride.v[i] = d;
 }
 
-/* out = the flat integral layout of the m <= 4 modes complement_mode
- * wrote: counts and tokens one 8-byte store per tuple (no token loop),
+/* out = the flat integral layout of its first m <= 4 leaves, written
+ * already (shape and stride values): counts and tokens one 8-byte store per tuple (no token loop),
  * the bases of the first four leaves of each zeroed in two. */
 static inline void complement_head(cute_layout *out, int m)
 {
-  memcpy(&out->shape, flat_head[m], 8);
-  memcpy(&out->stride, flat_head[m], 8);
+  cute_flat_head(&out->shape, m);
+  cute_flat_head(&out->stride, m);
   memset(out->shape.e, 0, 4 * sizeof out->shape.e[0]);
   memset(out->stride.e, 0, 4 * sizeof out->stride.e[0]);
 }
@@ -207,7 +209,7 @@ static inline int complement_leaf(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
-/* cute_complement_integral of a flat layout of two image-bearing integral
+/* cute_complement_modes of a flat layout of two image-bearing integral
  * leaves (the common 2-D tile) in straight-line code: its sort is one
  * swap, its loop two steps.  The holes d0:1 and (d1/c0):c0, c = s*d,
  * drop at size 1; then the rest mode ceil(T/c1):c1, T the cotarget or
@@ -215,9 +217,10 @@ static inline int complement_leaf(cute_layout *out, const cute_layout *A,
  * (d1 < c0), as in the general order.  0 where it does not apply or
  * fails (a leaf of size 1 or a stride 0 included): the slower paths
  * decide.  Its branches are few and all predictable, so it runs in half
- * the loop's time; A is read whole before out is written. */
-static inline int complement_pair(cute_layout *out, const cute_layout *A,
-                                  int64_t cotarget)
+ * the loop's time; A is read whole before hs and hd are written (they
+ * may be out's leaves, and out A). */
+static inline int complement_pair(int64_t *hs, int64_t *hd,
+                                  const cute_layout *A, int64_t cotarget)
 {
   int64_t s0 = A->shape.v[0], d0 = A->stride.v[0], c0, rem, t, q;
   int64_t s1 = A->shape.v[1], d1 = A->stride.v[1], c1;
@@ -233,13 +236,22 @@ static inline int complement_pair(cute_layout *out, const cute_layout *A,
   q = cute_divmod(d1, c0, &rem);
   if (cotarget > 0 && rem != 0) return 0;
   t = ceil_div(cotarget > 0 ? cotarget : (c0 - d0 + 1) + (c1 - d1), c1);
-  complement_mode(out, 0, d0, 1);
+  hs[0] = d0;
+  hd[0] = 1;
   m += d0 != 1;
-  complement_mode(out, m, q, c0);
+  hs[m] = q;
+  hd[m] = c0;
   m += q != 1;
-  complement_mode(out, m, t, c1);
-  complement_head(out, m + 1);
-  return 1;
+  hs[m] = t;
+  hd[m] = c1;
+  return m + 1;
+}
+
+int cute_complement_flat(int64_t *s, int64_t *d, const cute_layout *A,
+                         int64_t cotarget)
+{
+  int m = A->shape.nleaf == 2 ? complement_pair(s, d, A, cotarget) : 0;
+  return m ? m : cute_complement_modes(s, d, A, 0, A->shape.nleaf, cotarget);
 }
 
 /* cute_complement past its closed forms: apart, so that the closed forms'
@@ -268,9 +280,13 @@ cute_status cute_complement_general(cute_layout *out, const cute_layout *A,
 cute_status cute_complement(cute_layout *out, const cute_layout *A,
                             int64_t cotarget, cute_error *err)
 {
-  if (A->shape.nleaf == 1 ? complement_leaf(out, A, cotarget)
-      : A->shape.nleaf == 2 && A->shape.ntok == 4 &&
-        complement_pair(out, A, cotarget))
+  int m;
+  if (A->shape.nleaf == 1 && complement_leaf(out, A, cotarget))
     return CUTE_OK;
+  if (A->shape.nleaf == 2 && A->shape.ntok == 4 &&
+      (m = complement_pair(out->shape.v, out->stride.v, A, cotarget))) {
+    complement_head(out, m);
+    return CUTE_OK;
+  }
   return complement_loop(out, A, cotarget, err);
 }

@@ -304,3 +304,11 @@ void cute_flat_layout(cute_layout *out, const cute_flat *x)
   }
   flat_tokens(out, x->n);
 }
+
+const uint8_t cute_flat_heads[5][8] = {
+    {0}, {1, 1, 'x'}, {4, 2, '(', 'x', 'x', ')'},
+    {5, 3, '(', 'x', 'x', 'x', ')'}, {6, 4, '(', 'x', 'x', 'x', 'x', ')'}};
+const uint8_t cute_flat_masks[5][8] = {
+    {0}, {255, 255, 255}, {255, 255, 255, 255, 255, 255},
+    {255, 255, 255, 255, 255, 255, 255},
+    {255, 255, 255, 255, 255, 255, 255, 255}};
