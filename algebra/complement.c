@@ -161,7 +161,7 @@ int cute_complement_integral(cute_layout *out, const cute_layout *A,
   res.n = cute_complement_modes(res.s, res.d, A, a->leaf0, a->leaf1,
                                 cotarget);
   if (res.n == 0) return 0;
-  cute_flat_layout(out, &res);
+  cute_flat_out(out, &res);
   return 1;
 }
 

@@ -102,7 +102,7 @@ static int right_integral(cute_layout *out, const cute_layout *L)
     if (!cute_flat_put(&res, x.s[i], x.r[i], 0)) return 0;
     if (cute_mul(x.s[i], x.d[i], &next)) break;
   }
-  cute_flat_layout(out, &res);
+  cute_flat_out(out, &res);
   return 1;
 }
 
@@ -168,14 +168,14 @@ static int left_integral(cute_layout *out, const cute_layout *L)
   for (i = 0; i < x.n; i++) {
     int64_t radix = x.s[i];
     if (i + 1 < x.n) {
-      if (cute_mul(x.s[i], x.d[i], &end) || end > x.d[i + 1] ||
-          x.d[i + 1] % x.d[i] != 0)
-        return 0;
-      radix = x.d[i + 1] / x.d[i];
+      int64_t rem; /* a shift for a power of two: no 64-bit division */
+      if (cute_mul(x.s[i], x.d[i], &end) || end > x.d[i + 1]) return 0;
+      radix = cute_divmod(x.d[i + 1], x.d[i], &rem);
+      if (rem != 0) return 0;
     }
     if (!cute_flat_put(&res, radix, x.r[i], 0)) return 0;
   }
-  cute_flat_layout(out, &res);
+  cute_flat_out(out, &res);
   return 1;
 }
 

@@ -312,3 +312,20 @@ const uint8_t cute_flat_masks[5][8] = {
     {0}, {255, 255, 255}, {255, 255, 255, 255, 255, 255},
     {255, 255, 255, 255, 255, 255, 255},
     {255, 255, 255, 255, 255, 255, 255, 255}};
+
+void cute_flat_out(cute_layout *out, const cute_flat *x)
+{
+  int i, n = x->n;
+  if (n < 1 || n > 4) {
+    cute_flat_layout(out, x);
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    out->shape.v[i] = x->s[i];
+    out->stride.v[i] = x->d[i];
+  }
+  cute_flat_head(&out->shape, n);
+  cute_flat_head(&out->stride, n);
+  memset(out->shape.e, 0, 4 * sizeof out->shape.e[0]);
+  memset(out->stride.e, 0, 4 * sizeof out->stride.e[0]);
+}

@@ -111,6 +111,9 @@ static inline int cute_flat_put(cute_flat *x, int64_t s, int64_t d,
 
 /* out = the flat layout of x's modes s:d, as cute_leaves_layout. */
 void cute_flat_layout(cute_layout *out, const cute_flat *x);
+/* The same, x's counts and tokens one store per tuple when it has 1..4
+ * modes (most results): no token loop. */
+void cute_flat_out(cute_layout *out, const cute_flat *x);
 
 /* The first 8 bytes of a cute_tuple that is a flat tuple of m = 1..4
  * leaves (a leaf "x", or "(x...x)"): ntok, nleaf and tok[0..5], the
