@@ -99,34 +99,6 @@ static cute_status complement_fn(cute_leaves *res, cute_leaves *sel,
   return CUTE_OK;
 }
 
-/* The image-bearing leaves (s > 1, d != 0) of A's leaves [l0, l1), sorted
- * by (d, s) as complement_fn sorts them, into s[] and d[]; their count,
- * or -1 where the general path must run (a basis or a negative stride, or
- * an index stride past 64 bits, which leaves_of reports). */
-static int select_sorted(int64_t *s, int64_t *d, const cute_layout *A,
-                         int l0, int l1)
-{
-  int i, j, n = 0;
-  int64_t r = 1;
-  if (l1 > CUTE_MAX_LEAVES) return -1;
-  for (i = l0; i < l1; i++) {
-    int64_t si = A->shape.v[i], di = A->stride.v[i];
-    if ((di != 0 && A->stride.e[i] != 0) ||
-        (i + 1 < l1 && cute_mul(r, si, &r)))
-      return -1;
-    if (si == 1 || di == 0) continue;
-    if (di < 0) return -1;
-    for (j = n++; j > 0 && (di < d[j - 1] || (di == d[j - 1] &&
-                                              si < s[j - 1])); j--) {
-      s[j] = s[j - 1];
-      d[j] = d[j - 1];
-    }
-    s[j] = si;
-    d[j] = di;
-  }
-  return n;
-}
-
 /* complement_fn on an integral part of A in one pass.  Its merge has
  * nothing to join: a hole ends at its mode's stride d, the next one
  * starts past the mode, at s*d; so only holes of size 1 drop.  Where
@@ -134,9 +106,12 @@ static int select_sorted(int64_t *s, int64_t *d, const cute_layout *A,
 int cute_complement_modes(int64_t *hs, int64_t *hd, const cute_layout *A,
                           int l0, int l1, int64_t cotarget)
 {
-  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], cur = 1, cosize = 1, q;
-  int i, m = 0, n = select_sorted(s, d, A, l0, l1);
-  for (i = 0; i < n; i++) {
+  cute_flat x;
+  const int64_t *s = x.s, *d = x.d;
+  int64_t cur = 1, cosize = 1, q;
+  int i, m = 0;
+  if (!cute_flat_select_sorted(&x, A, l0, l1)) return 0;
+  for (i = 0; i < x.n; i++) {
     int64_t rem;
     if (d[i] < cur) return 0;
     q = cute_divmod(d[i], cur, &rem);
@@ -148,7 +123,7 @@ int cute_complement_modes(int64_t *hs, int64_t *hd, const cute_layout *A,
     if (cute_mul(s[i], d[i], &cur)) return 0;
     cosize += cur - d[i];
   }
-  if (n < 0 || m == CUTE_MAX_LEAVES) return 0;
+  if (m == CUTE_MAX_LEAVES) return 0;
   hs[m] = ceil_div(cotarget > 0 ? cotarget : cosize, cur);
   hd[m++] = cur;
   return m;

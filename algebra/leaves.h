@@ -80,12 +80,13 @@ typedef struct cute_flat {
   int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], r[CUTE_MAX_LEAVES];
 } cute_flat;
 
-/* The image-bearing leaves (s > 1, d != 0) among L's leaves [l0, l1), in
- * order, with their index strides within [l0, l1); 0 when those are not
- * integral, have a negative stride or an index stride past 64 bits. */
-int cute_flat_select(cute_flat *x, const cute_layout *L, int l0, int l1);
-/* Stable sort by (d, s): cute_leaves_sort's order. */
-void cute_flat_sort(cute_flat *x);
+/* The image-bearing leaves (s > 1, d != 0) among L's leaves [l0, l1),
+ * with their index strides within [l0, l1), stably sorted by (d, s)
+ * (cute_leaves_sort's order; each inserted in its place as it is read:
+ * few leaves, no second pass); 0 when those are not integral, have a
+ * negative stride or an index stride past 64 bits. */
+int cute_flat_select_sorted(cute_flat *x, const cute_layout *L, int l0,
+                            int l1);
 /* Appends the mode s:d (r unused) as cute_leaves_merge(keep_last) leaves
  * it: a size-1 mode vanishes unless `last`, a mode continuing its
  * predecessor (d = s'*d') joins it.  0 when a new mode would pass
