@@ -42,15 +42,18 @@
 
 #define OP "complement"
 
+/* ceil(a/b) for a >= 0, b > 0: unsigned, as a + b - 1 stays below 2^64;
+ * a shift where b is a power of two (a division costs tens of cycles). */
+static inline int64_t ceil_div(int64_t a, int64_t b)
+{
+  uint64_t n = (uint64_t)a + (uint64_t)b - 1;
+  if ((b & (b - 1)) == 0) return (int64_t)(n >> __builtin_ctzll((uint64_t)b));
+  return (int64_t)(n / (uint64_t)b);
+}
+
 typedef struct complement_ctx {
   int64_t cotarget;
 } complement_ctx;
-
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-  int64_t rem, q = cute_divmod(a, b, &rem);
-  return q + (rem != 0);
-}
 
 static cute_status complement_fn(cute_leaves *res, cute_leaves *sel,
                                  cute_basis e, const cute_layout *A,
@@ -96,121 +99,92 @@ static cute_status complement_fn(cute_leaves *res, cute_leaves *sel,
   return CUTE_OK;
 }
 
-/* The image-bearing leaves (s > 1, d != 0) of A's leaves [l0, l1), sorted
- * by (d, s) as complement_fn sorts them, into s[] and d[]; their count,
- * or -1 where the general path must run (a basis or a negative stride, or
- * an index stride past 64 bits, which leaves_of reports). */
-static int select_sorted(int64_t *s, int64_t *d, const cute_layout *A,
-                         int l0, int l1)
-{
-  int i, j, n = 0;
-  int64_t r = 1;
-  if (l1 > CUTE_MAX_LEAVES) return -1;
-  for (i = l0; i < l1; i++) {
-    int64_t si = A->shape.v[i], di = A->stride.v[i];
-    if ((di != 0 && A->stride.e[i] != 0) ||
-        (i + 1 < l1 && cute_mul(r, si, &r)))
-      return -1;
-    if (si == 1 || di == 0) continue;
-    if (di < 0) return -1;
-    for (j = n++; j > 0 && (di < d[j - 1] || (di == d[j - 1] &&
-                                              si < s[j - 1])); j--) {
-      s[j] = s[j - 1];
-      d[j] = d[j - 1];
-    }
-    s[j] = si;
-    d[j] = di;
-  }
-  return n;
-}
-
 /* complement_fn on an integral part of A in one pass.  Its merge has
  * nothing to join: a hole ends at its mode's stride d, the next one
  * starts past the mode, at s*d; so only holes of size 1 drop.  Where
  * the selected modes do not nest no mode can overflow: cosize <= cur. */
-int cute_complement_integral(cute_layout *out, const cute_layout *A,
-                             const cute_span *a, int64_t cotarget)
+int cute_complement_modes(int64_t *hs, int64_t *hd, const cute_layout *A,
+                          int l0, int l1, int64_t cotarget)
 {
-  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], cur = 1, cosize = 1, q;
-  cute_flat res;
-  int i, n = select_sorted(s, d, A, a->leaf0, a->leaf1);
-  res.n = 0;
-  for (i = 0; i < n; i++) {
+  cute_flat x;
+  const int64_t *s = x.s, *d = x.d;
+  int64_t cur = 1, cosize = 1, q;
+  int i, m = 0;
+  if (!cute_flat_select_sorted(&x, A, l0, l1)) return 0;
+  for (i = 0; i < x.n; i++) {
     int64_t rem;
     if (d[i] < cur) return 0;
     q = cute_divmod(d[i], cur, &rem);
-    if ((cotarget > 0 && rem != 0) || res.n == CUTE_MAX_LEAVES) return 0;
+    if ((cotarget > 0 && rem != 0) || m == CUTE_MAX_LEAVES) return 0;
     if (q != 1) {
-      res.s[res.n] = q;
-      res.d[res.n++] = cur;
+      hs[m] = q;
+      hd[m++] = cur;
     }
     if (cute_mul(s[i], d[i], &cur)) return 0;
     cosize += cur - d[i];
   }
-  if (n < 0 || res.n == CUTE_MAX_LEAVES) return 0;
-  res.s[res.n] = ceil_div(cotarget > 0 ? cotarget : cosize, cur);
-  res.d[res.n++] = cur;
-  cute_flat_layout(out, &res);
+  if (m == CUTE_MAX_LEAVES) return 0;
+  hs[m] = ceil_div(cotarget > 0 ? cotarget : cosize, cur);
+  hd[m++] = cur;
+  return m;
+}
+
+int cute_complement_integral(cute_layout *out, const cute_layout *A,
+                             const cute_span *a, int64_t cotarget)
+{
+  cute_flat res;
+  res.n = cute_complement_modes(res.s, res.d, A, a->leaf0, a->leaf1,
+                                cotarget);
+  if (res.n == 0) return 0;
+  cute_flat_out(out, &res);
   return 1;
 }
 
-/* complement_fn of one integral leaf s:d in closed form (most calls): the
- * hole below d is d:1 (none when d is 1), then the rest mode ceil(T/cur)
- * :cur, cur = s*d and T the cotarget or the cosize 1 + (s-1)d; a leaf
- * with no image (s = 1 or d = 0) leaves only the rest mode T:1.  0 where
- * it does not apply (a basis, d < 0, an overflow): the general path
- * decides and reports. */
-static int complement_leaf(cute_layout *out, int64_t s, int64_t d,
-                           cute_basis e, int64_t cotarget)
+/* out's mode i = s:d, integral: its leaves only (complement_head writes
+ * the rest). */
+static inline void complement_mode(cute_layout *out, int i, int64_t s,
+                                   int64_t d)
 {
-  int64_t hole = 1, cur = 1, cosize = 1, rest;
-  if (d != 0 && e != 0) return 0;
-  if (s > 1 && d != 0) {
-    if (d < 0 || cute_mul(s, d, &cur)) return 0;
-    hole = d;
-    cosize = cur - d + 1;
-  }
-  rest = ceil_div(cotarget > 0 ? cotarget : cosize, cur);
-  out->shape.e[0] = out->stride.e[0] = 0;
-  if (hole == 1) {
-    out->shape.v[0] = rest;
-    out->stride.v[0] = cur;
-    out->shape.tok[0] = out->stride.tok[0] = 'x';
-    out->shape.ntok = out->stride.ntok = 1;
-    out->shape.nleaf = out->stride.nleaf = 1;
+  out->shape.v[i] = s;
+  out->stride.v[i] = d;
+}
+
+/* out = the flat integral layout of its first m <= 4 leaves, written
+ * already (shape and stride values): counts and tokens one 8-byte store per tuple (no token loop),
+ * the bases of the first four leaves of each zeroed in two. */
+static inline void complement_head(cute_layout *out, int m)
+{
+  cute_flat_head(&out->shape, m);
+  cute_flat_head(&out->stride, m);
+  memset(out->shape.e, 0, 4 * sizeof out->shape.e[0]);
+  memset(out->stride.e, 0, 4 * sizeof out->stride.e[0]);
+}
+
+/* complement_fn of one image-bearing integral leaf s:d (s > 1, d > 0) in
+ * closed form (most calls): the hole below d is d:1 (none when d is 1),
+ * then the rest mode ceil(T/cur):cur, cur = s*d and T the cotarget or the
+ * cosize 1 + (s-1)d.  0 where it does not apply (a leaf without image, a
+ * basis, d < 0, an overflow): the slower paths decide and report.  A's
+ * leaf is read before out is written (out may alias A). */
+static inline int complement_leaf(cute_layout *out, const cute_layout *A,
+                                  int64_t cotarget)
+{
+  int64_t s = A->shape.v[0], d = A->stride.v[0], cur, rest;
+  if (s < 2 || d <= 0 || A->stride.e[0] != 0 || cute_mul(s, d, &cur))
+    return 0;
+  rest = ceil_div(cotarget > 0 ? cotarget : cur - d + 1, cur);
+  if (d == 1) { /* no hole: constant counts and tokens, no table */
+    complement_mode(out, 0, rest, cur);
+    complement_head(out, 1);
     return 1;
   }
-  out->shape.v[0] = hole;
-  out->stride.v[0] = 1;
-  out->shape.v[1] = rest;
-  out->stride.v[1] = cur;
-  out->shape.e[1] = out->stride.e[1] = 0;
-  memcpy(out->shape.tok, "(xx)", 4);
-  memcpy(out->stride.tok, "(xx)", 4);
-  out->shape.ntok = out->stride.ntok = 4;
-  out->shape.nleaf = out->stride.nleaf = 2;
+  complement_mode(out, 0, d, 1);
+  complement_mode(out, 1, rest, cur);
+  complement_head(out, 2);
   return 1;
 }
 
-/* out = the flat integral layout of the m <= 3 modes s[i]:d[i], written in
- * place: the tokens as one 8-byte store per tuple, no token loop. */
-static void complement_put(cute_layout *out, const int64_t *s,
-                           const int64_t *d, int m)
-{
-  static const char tokens[4][8] = {"", "x", "(xx)", "(xxx)"};
-  int i;
-  for (i = 0; i < m; i++) {
-    out->shape.v[i] = s[i];
-    out->stride.v[i] = d[i];
-    out->shape.e[i] = out->stride.e[i] = 0;
-  }
-  memcpy(out->shape.tok, tokens[m], 8);
-  memcpy(out->stride.tok, tokens[m], 8);
-  out->shape.ntok = out->stride.ntok = (uint8_t)(m == 1 ? 1 : m + 2);
-  out->shape.nleaf = out->stride.nleaf = (uint8_t)m;
-}
-
-/* cute_complement_integral of a flat layout of two image-bearing integral
+/* cute_complement_modes of a flat layout of two image-bearing integral
  * leaves (the common 2-D tile) in straight-line code: its sort is one
  * swap, its loop two steps.  The holes d0:1 and (d1/c0):c0, c = s*d,
  * drop at size 1; then the rest mode ceil(T/c1):c1, T the cotarget or
@@ -218,12 +192,13 @@ static void complement_put(cute_layout *out, const int64_t *s,
  * (d1 < c0), as in the general order.  0 where it does not apply or
  * fails (a leaf of size 1 or a stride 0 included): the slower paths
  * decide.  Its branches are few and all predictable, so it runs in half
- * the loop's time. */
-static int complement_pair(cute_layout *out, const cute_layout *A,
-                           int64_t cotarget)
+ * the loop's time; A is read whole before hs and hd are written (they
+ * may be out's leaves, and out A). */
+static inline int complement_pair(int64_t *hs, int64_t *hd,
+                                  const cute_layout *A, int64_t cotarget)
 {
-  int64_t s0 = A->shape.v[0], d0 = A->stride.v[0], c0, rem, t;
-  int64_t s1 = A->shape.v[1], d1 = A->stride.v[1], c1, hs[3], hd[3];
+  int64_t s0 = A->shape.v[0], d0 = A->stride.v[0], c0, rem, t, q;
+  int64_t s1 = A->shape.v[1], d1 = A->stride.v[1], c1;
   int m = 0;
   if (s0 < 2 || s1 < 2 || d0 <= 0 || d1 <= 0 ||
       (A->stride.e[0] | A->stride.e[1]) != 0)
@@ -233,17 +208,39 @@ static int complement_pair(cute_layout *out, const cute_layout *A,
     t = s0, s0 = s1, s1 = t;
   }
   if (cute_mul(s0, d0, &c0) || cute_mul(s1, d1, &c1) || d1 < c0) return 0;
+  q = cute_divmod(d1, c0, &rem);
+  if (cotarget > 0 && rem != 0) return 0;
+  t = ceil_div(cotarget > 0 ? cotarget : (c0 - d0 + 1) + (c1 - d1), c1);
   hs[0] = d0;
   hd[0] = 1;
   m += d0 != 1;
-  hs[m] = cute_divmod(d1, c0, &rem);
+  hs[m] = q;
   hd[m] = c0;
-  if (cotarget > 0 && rem != 0) return 0;
-  m += hs[m] != 1;
-  hs[m] = ceil_div(cotarget > 0 ? cotarget : (c0 - d0 + 1) + (c1 - d1), c1);
+  m += q != 1;
+  hs[m] = t;
   hd[m] = c1;
-  complement_put(out, hs, hd, m + 1);
-  return 1;
+  return m + 1;
+}
+
+int cute_complement_flat(int64_t *s, int64_t *d, const cute_layout *A,
+                         int64_t cotarget)
+{
+  int m = A->shape.nleaf == 2 ? complement_pair(s, d, A, cotarget) : 0;
+  return m ? m : cute_complement_modes(s, d, A, 0, A->shape.nleaf, cotarget);
+}
+
+/* cute_complement past its closed forms: apart, so that the closed forms'
+ * calls save no registers for the loops below (a tail call). */
+static cute_status __attribute__((noinline))
+complement_loop(cute_layout *out, const cute_layout *A, int64_t cotarget,
+                cute_error *err)
+{
+  cute_span a;
+  a.tok0 = a.leaf0 = 0;
+  a.tok1 = A->shape.ntok;
+  a.leaf1 = A->shape.nleaf;
+  if (cute_complement_integral(out, A, &a, cotarget)) return CUTE_OK;
+  return cute_complement_general(out, A, cotarget, err);
 }
 
 cute_status cute_complement_general(cute_layout *out, const cute_layout *A,
@@ -258,17 +255,13 @@ cute_status cute_complement_general(cute_layout *out, const cute_layout *A,
 cute_status cute_complement(cute_layout *out, const cute_layout *A,
                             int64_t cotarget, cute_error *err)
 {
-  cute_span a;
-  if (A->shape.nleaf == 1 &&
-      complement_leaf(out, A->shape.v[0], A->stride.v[0], A->stride.e[0],
-                      cotarget))
+  int m;
+  if (A->shape.nleaf == 1 && complement_leaf(out, A, cotarget))
     return CUTE_OK;
   if (A->shape.nleaf == 2 && A->shape.ntok == 4 &&
-      complement_pair(out, A, cotarget))
+      (m = complement_pair(out->shape.v, out->stride.v, A, cotarget))) {
+    complement_head(out, m);
     return CUTE_OK;
-  a.tok0 = a.leaf0 = 0;
-  a.tok1 = A->shape.ntok;
-  a.leaf1 = A->shape.nleaf;
-  if (cute_complement_integral(out, A, &a, cotarget)) return CUTE_OK;
-  return cute_complement_general(out, A, cotarget, err);
+  }
+  return complement_loop(out, A, cotarget, err);
 }

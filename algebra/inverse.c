@@ -67,24 +67,35 @@ static cute_status right_fn(cute_leaves *res, cute_leaves *sel,
   return CUTE_OK;
 }
 
-/* cute_leaves_merge(x, 0) on an integral selection: neighbours merge when
- * they continue each other in offset and in index. */
-static void merge_selection(cute_flat *x)
+/* The image-bearing leaves (s > 1, d != 0) of L in order with their
+ * index strides r, merged as cute_leaves_merge(x, 0) merges them, in one
+ * pass: a leaf joins the mode kept before it when they continue each
+ * other in offset and in index.  0 where the general path must decide
+ * (a basis or negative stride, an index stride past 64 bits). */
+static int right_select(cute_flat *x, const cute_layout *L)
 {
-  int i, k = 0;
-  for (i = 0; i < x->n; i++) {
-    int64_t d, r, s;
-    if (k > 0 && !cute_mul(x->s[k - 1], x->d[k - 1], &d) && d == x->d[i] &&
-        !cute_mul(x->s[k - 1], x->r[k - 1], &r) && r == x->r[i] &&
-        !cute_mul(x->s[k - 1], x->s[i], &s)) {
-      x->s[k - 1] = s;
-      continue;
+  int i, k = 0, n = L->shape.nleaf;
+  int64_t r = 1, t;
+  if (n > CUTE_MAX_LEAVES) return 0;
+  for (i = 0; i < n; i++) {
+    int64_t s = L->shape.v[i], d = L->stride.v[i];
+    if (d != 0 && L->stride.e[i] != 0) return 0;
+    if (s > 1 && d != 0) {
+      if (d < 0) return 0;
+      if (k > 0 && !cute_mul(x->s[k - 1], x->d[k - 1], &t) && t == d &&
+          !cute_mul(x->s[k - 1], x->r[k - 1], &t) && t == r &&
+          !cute_mul(x->s[k - 1], s, &t)) {
+        x->s[k - 1] = t;
+      } else {
+        x->s[k] = s;
+        x->d[k] = d;
+        x->r[k++] = r;
+      }
     }
-    x->s[k] = x->s[i];
-    x->d[k] = x->d[i];
-    x->r[k++] = x->r[i];
+    if (i + 1 < n && cute_mul(r, s, &r)) return 0;
   }
   x->n = k;
+  return 1;
 }
 
 /* right_fn on an integral L in one pass (leaves.h). */
@@ -93,8 +104,7 @@ static int right_integral(cute_layout *out, const cute_layout *L)
   cute_flat x, res;
   int64_t next = 1;
   int i;
-  if (!cute_flat_select(&x, L, 0, L->shape.nleaf)) return 0;
-  merge_selection(&x);
+  if (!right_select(&x, L)) return 0;
   res.n = 0;
   for (;;) {
     for (i = 0; i < x.n && x.d[i] != next; i++) {}
@@ -102,7 +112,7 @@ static int right_integral(cute_layout *out, const cute_layout *L)
     if (!cute_flat_put(&res, x.s[i], x.r[i], 0)) return 0;
     if (cute_mul(x.s[i], x.d[i], &next)) break;
   }
-  cute_flat_layout(out, &res);
+  cute_flat_out(out, &res);
   return 1;
 }
 
@@ -161,21 +171,20 @@ static int left_integral(cute_layout *out, const cute_layout *L)
   cute_flat x, res;
   int64_t end;
   int i;
-  if (!cute_flat_select(&x, L, 0, L->shape.nleaf)) return 0;
-  cute_flat_sort(&x);
+  if (!cute_flat_select_sorted(&x, L, 0, L->shape.nleaf)) return 0;
   res.n = 0;
   if (x.n > 0 && x.d[0] > 1 && !cute_flat_put(&res, x.d[0], 0, 0)) return 0;
   for (i = 0; i < x.n; i++) {
     int64_t radix = x.s[i];
     if (i + 1 < x.n) {
-      if (cute_mul(x.s[i], x.d[i], &end) || end > x.d[i + 1] ||
-          x.d[i + 1] % x.d[i] != 0)
-        return 0;
-      radix = x.d[i + 1] / x.d[i];
+      int64_t rem; /* a shift for a power of two: no 64-bit division */
+      if (cute_mul(x.s[i], x.d[i], &end) || end > x.d[i + 1]) return 0;
+      radix = cute_divmod(x.d[i + 1], x.d[i], &rem);
+      if (rem != 0) return 0;
     }
     if (!cute_flat_put(&res, radix, x.r[i], 0)) return 0;
   }
-  cute_flat_layout(out, &res);
+  cute_flat_out(out, &res);
   return 1;
 }
 

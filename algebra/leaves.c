@@ -252,43 +252,6 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
 
 /* ------------------------------------------------- integral fast paths -- */
 
-int cute_flat_select(cute_flat *x, const cute_layout *L, int l0, int l1)
-{
-  int i, k = 0;
-  int64_t r = 1;
-  if (l1 > CUTE_MAX_LEAVES) return 0;
-  for (i = l0; i < l1; i++) {
-    int64_t s = L->shape.v[i], d = L->stride.v[i];
-    if (d != 0 && L->stride.e[i] != 0) return 0;
-    if (s > 1 && d != 0) {
-      if (d < 0) return 0;
-      x->s[k] = s;
-      x->d[k] = d;
-      x->r[k++] = r;
-    }
-    if (i + 1 < l1 && cute_mul(r, s, &r)) return 0;
-  }
-  x->n = k;
-  return 1;
-}
-
-void cute_flat_sort(cute_flat *x)
-{
-  int i, j;
-  for (i = 1; i < x->n; i++) {
-    int64_t s = x->s[i], d = x->d[i], r = x->r[i];
-    for (j = i; j > 0 && (d < x->d[j - 1] ||
-                          (d == x->d[j - 1] && s < x->s[j - 1])); j--) {
-      x->s[j] = x->s[j - 1];
-      x->d[j] = x->d[j - 1];
-      x->r[j] = x->r[j - 1];
-    }
-    x->s[j] = s;
-    x->d[j] = d;
-    x->r[j] = r;
-  }
-}
-
 void cute_flat_layout(cute_layout *out, const cute_flat *x)
 {
   int i;
@@ -303,4 +266,56 @@ void cute_flat_layout(cute_layout *out, const cute_flat *x)
     out->stride.e[i] = 0;
   }
   flat_tokens(out, x->n);
+}
+
+const uint8_t cute_flat_heads[5][8] = {
+    {0}, {1, 1, 'x'}, {4, 2, '(', 'x', 'x', ')'},
+    {5, 3, '(', 'x', 'x', 'x', ')'}, {6, 4, '(', 'x', 'x', 'x', 'x', ')'}};
+const uint8_t cute_flat_masks[5][8] = {
+    {0}, {255, 255, 255}, {255, 255, 255, 255, 255, 255},
+    {255, 255, 255, 255, 255, 255, 255},
+    {255, 255, 255, 255, 255, 255, 255, 255}};
+
+int cute_flat_select_sorted(cute_flat *x, const cute_layout *L, int l0,
+                            int l1)
+{
+  int i, j, n = 0;
+  int64_t r = 1;
+  if (l1 > CUTE_MAX_LEAVES) return 0;
+  for (i = l0; i < l1; i++) {
+    int64_t s = L->shape.v[i], d = L->stride.v[i];
+    if (d != 0 && L->stride.e[i] != 0) return 0;
+    if (s > 1 && d != 0) {
+      if (d < 0) return 0;
+      for (j = n++; j > 0 && (d < x->d[j - 1] ||
+                              (d == x->d[j - 1] && s < x->s[j - 1])); j--) {
+        x->s[j] = x->s[j - 1];
+        x->d[j] = x->d[j - 1];
+        x->r[j] = x->r[j - 1];
+      }
+      x->s[j] = s;
+      x->d[j] = d;
+      x->r[j] = r;
+    }
+    if (i + 1 < l1 && cute_mul(r, s, &r)) return 0;
+  }
+  x->n = n;
+  return 1;
+}
+
+void cute_flat_out(cute_layout *out, const cute_flat *x)
+{
+  int i, n = x->n;
+  if (n < 1 || n > 4) {
+    cute_flat_layout(out, x);
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    out->shape.v[i] = x->s[i];
+    out->stride.v[i] = x->d[i];
+  }
+  cute_flat_head(&out->shape, n);
+  cute_flat_head(&out->stride, n);
+  memset(out->shape.e, 0, 4 * sizeof out->shape.e[0]);
+  memset(out->stride.e, 0, 4 * sizeof out->stride.e[0]);
 }

@@ -14,6 +14,8 @@
 
 #include "cute_internal.h"
 
+#include <string.h>
+
 typedef struct cute_leaf {
   int64_t s, d, r;
   cute_basis e;
@@ -78,12 +80,13 @@ typedef struct cute_flat {
   int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], r[CUTE_MAX_LEAVES];
 } cute_flat;
 
-/* The image-bearing leaves (s > 1, d != 0) among L's leaves [l0, l1), in
- * order, with their index strides within [l0, l1); 0 when those are not
- * integral, have a negative stride or an index stride past 64 bits. */
-int cute_flat_select(cute_flat *x, const cute_layout *L, int l0, int l1);
-/* Stable sort by (d, s): cute_leaves_sort's order. */
-void cute_flat_sort(cute_flat *x);
+/* The image-bearing leaves (s > 1, d != 0) among L's leaves [l0, l1),
+ * with their index strides within [l0, l1), stably sorted by (d, s)
+ * (cute_leaves_sort's order; each inserted in its place as it is read:
+ * few leaves, no second pass); 0 when those are not integral, have a
+ * negative stride or an index stride past 64 bits. */
+int cute_flat_select_sorted(cute_flat *x, const cute_layout *L, int l0,
+                            int l1);
 /* Appends the mode s:d (r unused) as cute_leaves_merge(keep_last) leaves
  * it: a size-1 mode vanishes unless `last`, a mode continuing its
  * predecessor (d = s'*d') joins it.  0 when a new mode would pass
@@ -109,10 +112,44 @@ static inline int cute_flat_put(cute_flat *x, int64_t s, int64_t d,
 
 /* out = the flat layout of x's modes s:d, as cute_leaves_layout. */
 void cute_flat_layout(cute_layout *out, const cute_flat *x);
+/* The same, x's counts and tokens one store per tuple when it has 1..4
+ * modes (most results): no token loop. */
+void cute_flat_out(cute_layout *out, const cute_flat *x);
+
+/* The first 8 bytes of a cute_tuple that is a flat tuple of m = 1..4
+ * leaves (a leaf "x", or "(x...x)"): ntok, nleaf and tok[0..5], the
+ * bytes past the tokens 0; and which of those bytes count. */
+extern const uint8_t cute_flat_heads[5][8], cute_flat_masks[5][8];
+
+/* t's counts and tokens those of a flat tuple of m = 1..4 leaves: one
+ * 8-byte store, no token loop (its leaves are the caller's). */
+static inline void cute_flat_head(cute_tuple *t, int m)
+{
+  memcpy(t, cute_flat_heads[m], 8);
+}
+
+/* Is t a flat tuple of m = 1..4 leaves (its counts and tokens; not its
+ * values)?  One 8-byte compare; byte order does not matter, as the
+ * tuple, the head and the mask are all read alike. */
+static inline int cute_flat_is(const cute_tuple *t, int m)
+{
+  uint64_t x, h, k;
+  memcpy(&x, t, 8);
+  memcpy(&h, cute_flat_heads[m], 8);
+  memcpy(&k, cute_flat_masks[m], 8);
+  return ((x ^ h) & k) == 0;
+}
 
 /* complement(A restricted to its element a, cotarget). */
 int cute_complement_integral(cute_layout *out, const cute_layout *A,
                              const cute_span *a, int64_t cotarget);
+/* The same as modes s[i]:d[i] (arrays of CUTE_MAX_LEAVES) of A's leaves
+ * [l0, l1): their count, or 0 (then the general path decides). */
+int cute_complement_modes(int64_t *s, int64_t *d, const cute_layout *A,
+                          int l0, int l1, int64_t cotarget);
+/* The same of all of A's leaves, two of them in closed form. */
+int cute_complement_flat(int64_t *s, int64_t *d, const cute_layout *A,
+                         int64_t cotarget);
 cute_status cute_complement_general(cute_layout *out, const cute_layout *A,
                                     int64_t cotarget, cute_error *err);
 cute_status cute_right_inverse_general(cute_layout *out, const cute_layout *L,

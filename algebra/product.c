@@ -14,6 +14,8 @@
 #include "leaves.h"
 #include "tiling.h"
 
+#include <string.h>
+
 static cute_status product1(cute_layout *out, const cute_layout *A,
                             const cute_layout *B, cute_error *err)
 {
@@ -28,36 +30,56 @@ static cute_status product1(cute_layout *out, const cute_layout *A,
   return cute_layout_concat(out, parts, 2, err);
 }
 
-/* Appends star o B to r when star is one leaf c:D (A's complement, when
- * A is compact: the usual case) and B integral: each leaf s:d of B is
- * s:D*d, as composition.c makes it (one mode of star, unbounded on its
- * extended domain: it scales), s:0 for d = 0 and 1:0 for s = 1.  0 where
- * that does not apply (a negative or basis stride, an overflow, no room):
- * r's counts are then untouched, and cute_composition decides. */
-static int scaled(cute_layout *r, const cute_layout *star,
-                  const cute_layout *B)
+/* star o B's leaves into r from leaf nl on, where star is one mode c:D
+ * (A's complement when A is compact: the usual case) and B integral:
+ * each leaf s:d of B is s:D*d, as composition.c makes it (one mode of
+ * star, unbounded on its extended domain: it scales), s:0 for d = 0 and
+ * 1:0 for s = 1.  0 where that does not apply (a negative or basis
+ * stride, an overflow): cute_composition then decides. */
+static int scale_leaves(cute_layout *r, int nl, int64_t D,
+                        const cute_layout *B)
 {
   const cute_tuple *bs = &B->shape, *bd = &B->stride;
-  int k, nt = r->shape.ntok, nl = r->shape.nleaf;
-  int64_t D = star->stride.v[0], d;
-  if (star->shape.ntok != 1 || nt + bs->ntok + 2 > CUTE_MAX_TOKENS ||
-      nl + bs->nleaf > CUTE_MAX_LEAVES)
-    return 0;
+  int k;
+  int64_t d;
   for (k = 0; k < bs->nleaf; k++, nl++) {
     int64_t s = bs->v[k];
     if (bs->e[k] != 0 || bd->e[k] != 0 || bd->v[k] < 0) return 0;
     d = 0; /* a size-1 leaf still overflows as composition.c's does */
     if (bd->v[k] != 0 && cute_mul(D, bd->v[k], &d)) return 0;
-    r->shape.v[nl] = s;
-    r->shape.e[nl] = 0;
-    r->stride.v[nl] = s == 1 ? 0 : d;
-    r->stride.e[nl] = 0;
+    cute_put_leaf(r, nl, s, s == 1 ? 0 : d);
   }
+  return 1;
+}
+
+/* Appends star o B to r (scale_leaves) when star is one leaf; r's counts
+ * untouched where that does not apply or r has no room. */
+static int scaled(cute_layout *r, const cute_layout *star,
+                  const cute_layout *B)
+{
+  const cute_tuple *bs = &B->shape;
+  int k, nt = r->shape.ntok, nl = r->shape.nleaf;
+  if (star->shape.ntok != 1 || nt + bs->ntok + 2 > CUTE_MAX_TOKENS ||
+      nl + bs->nleaf > CUTE_MAX_LEAVES ||
+      !scale_leaves(r, nl, star->stride.v[0], B))
+    return 0;
   for (k = 0; k < bs->ntok; k++)
     r->shape.tok[nt + k] = r->stride.tok[nt + k] = bs->tok[k];
   r->shape.ntok = (uint8_t)(nt + bs->ntok);
-  r->shape.nleaf = (uint8_t)nl;
+  r->shape.nleaf = (uint8_t)(nl + bs->nleaf);
   return 1;
+}
+
+/* t's tokens "(" a[0, na) g's ")" (na <= 6, g's at most 32 tokens: B's
+ * 16 and a group per leaf): fixed-size copies, no token loop. */
+static void product_tokens(cute_tuple *t, const char *a, int na,
+                           const cute_tuple *g)
+{
+  t->tok[0] = '(';
+  memcpy(t->tok + 1, a, 6);
+  memcpy(t->tok + 1 + na, g->tok, 32);
+  t->tok[1 + na + g->ntok] = ')';
+  t->ntok = (uint8_t)(na + g->ntok + 2);
 }
 
 /* Appends (A_a, A_a* o B) to the scratch r for the element a of A, as
@@ -107,9 +129,57 @@ static int product_flat(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
+/* A x B in closed form where A and B are flat integral layouts of 1..4
+ * leaves (a leaf, or a flat group) and A's complement A* has one or two
+ * modes (A compact, or one hole: most tiles): out = (A, A* o B) written
+ * in place, tokens "(" A's, the grid's ")" in one copy each, the grid
+ * B's leaves scaled (A* one mode) or the composition's closed form.  0
+ * where any of it does not apply or out is A or B (the tiler run then
+ * decides and reports).
+ *   (3,4):(4,1) x (2,5):(1,2) = ((3,4),(2,5)):((4,1),(12,24))   A* = 1:12
+ *   (4,8):(20,2) x (3,2):(2,1) = ((4,8),(3,2)):((20,2),(80,1))
+ *                                              A* = (2,1):(1,80) */
+static int product_closed(cute_layout *out, const cute_layout *A,
+                          const cute_layout *B)
+{
+  int64_t hs[CUTE_MAX_LEAVES], hd[CUTE_MAX_LEAVES];
+  cute_layout star, grid;
+  const cute_tuple *g = &B->shape;
+  int k, na = A->shape.nleaf, nb = B->shape.nleaf, m;
+  if (out == A || out == B || na < 1 || na > 4 || nb < 1 || nb > 4 ||
+      !cute_flat_is(&A->shape, na) || !cute_flat_is(&A->stride, na) ||
+      !cute_flat_is(&B->shape, nb) || !cute_flat_is(&B->stride, nb))
+    return 0;
+  m = cute_complement_flat(hs, hd, A, 0);
+  if (m == 1) {
+    if (!scale_leaves(out, na, hd[0], B)) return 0;
+  } else {
+    if (m != 2) return 0;
+    cute_flat_head(&star.shape, 2);
+    cute_flat_head(&star.stride, 2);
+    cute_put_leaf(&star, 0, hs[0], hd[0]);
+    cute_put_leaf(&star, 1, hs[1], hd[1]);
+    if (!cute_composition_closed(&grid, &star, B)) return 0;
+    g = &grid.shape;
+    for (k = 0; k < g->nleaf; k++)
+      cute_put_leaf(out, na + k, grid.shape.v[k], grid.stride.v[k]);
+  }
+  for (k = 0; k < na; k++) { /* a stride 0@p keeps its basis */
+    cute_put_leaf(out, k, A->shape.v[k], A->stride.v[k]);
+    out->stride.e[k] = A->stride.e[k];
+  }
+  product_tokens(&out->shape, A->shape.tok, A->shape.ntok, g);
+  product_tokens(&out->stride, A->shape.tok, A->shape.ntok, g);
+  out->shape.nleaf = out->stride.nleaf = (uint8_t)(na + g->nleaf);
+  return 1;
+}
+
 cute_status cute_logical_product(cute_layout *out, const cute_layout *A,
                                  const cute_tiler *T, cute_error *err)
 {
+  if (T->ntok == 1 && T->tok[0] == 'L' && T->n == 1 &&
+      product_closed(out, A, &T->mode[0]))
+    return CUTE_OK;
   return cute_tiler_run(out, A, T, -1, "logical_product",
                         product_flat, product1, err);
 }

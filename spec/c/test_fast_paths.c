@@ -508,6 +508,72 @@ static void closed_composition(test_rng *r, int t, int *ok)
   same_composition(&A, &B, t, ok);
 }
 
+/* X with flat tokens ("x" or "(x...x)") when it has 1..4 leaves, the
+ * same leaves. */
+static cute_layout flat_of(cute_layout X)
+{
+  int n = X.shape.nleaf;
+  if (n >= 1 && n <= 4) {
+    cute_flat_head(&X.shape, n);
+    cute_flat_head(&X.stride, n);
+  }
+  return X;
+}
+
+/* A flat tile of 1..4 leaves: the prefix products of its shapes as
+ * strides, shuffled, at most one of them scaled by 2 or 3 (a hole: A's
+ * complement has two modes), and one of few_leaves' edges now and then
+ * (size 1, stride 0, a stride equal to another, negative, huge, a
+ * basis). */
+static cute_layout flat_tile(test_rng *r)
+{
+  static const char *const flat[] = {"x", "(xx)", "(xxx)", "(xxxx)"};
+  int64_t s[4], d[4], cur = 1;
+  cute_basis e[4] = {0, 0, 0, 0};
+  int n = (int)rng_range(r, 1, 4), i, hole = (int)rng_range(r, 0, 2 * n);
+  for (i = 0; i < n; i++) {
+    s[i] = rng_range(r, 2, 8);
+    d[i] = cur * (i == hole ? rng_range(r, 2, 3) : 1);
+    cur = s[i] * d[i];
+  }
+  for (i = n - 1; i > 0; i--) { /* shuffle */
+    int64_t j = rng_range(r, 0, i), t = s[i];
+    s[i] = s[j], s[j] = t, t = d[i], d[i] = d[j], d[j] = t;
+  }
+  i = (int)rng_range(r, 0, n - 1);
+  switch (rng_range(r, 0, 15)) {
+  case 0: s[i] = 1; break;
+  case 1: d[i] = 0; break;
+  case 2: d[i] = d[(i + 1) % n]; break;
+  case 3: d[i] = -d[i]; break;
+  case 4: d[i] = (int64_t)1 << 61; break;
+  case 5: s[i] = (int64_t)1 << 40; break;
+  case 6: e[i] = CUTE_BASIS1(rng_range(r, 0, 1)); break;
+  }
+  return nested(flat[n - 1], s, d, e);
+}
+
+/* The logical product's closed form (A and B flat of 1..4 leaves, A's
+ * complement one or two modes) and its edges: A a flat tile, or as the
+ * complement's and the composition's closed forms draw it (holes,
+ * shuffled strides, size 1, stride 0, negative, basis, overflowing and
+ * nested leaves), B as the composition's, flattened or not; T one
+ * layout. */
+static void closed_product(test_rng *r, int t, int *ok)
+{
+  static cute_tiler T; /* 31 KB: not on the stack */
+  int64_t M;
+  cute_layout A = t % 4 < 2 ? flat_tile(r) : t % 4 == 2 ? few_leaves(r, &M)
+                                                        : closed_a(r);
+  T.n = 1;
+  T.ntok = 1;
+  T.tok[0] = 'L';
+  T.mode[0] = closed_b(r, &A);
+  if (rng_range(r, 0, 3)) T.mode[0] = flat_of(T.mode[0]);
+  compare_tiler("logical_product", -1, cute_product_general,
+                cute_logical_product, &A, &T, ok);
+}
+
 static cute_status compose_general(cute_layout *out, const cute_layout *A,
                                    const cute_layout *B, cute_error *err)
 {
@@ -628,12 +694,14 @@ int main(void)
   test_rng r, rt;
   int t, how, divided = 0, multiplied = 0, arranged = 0, composed = 0;
   int tiled = 0, tiles = 0, parts = 0, tile_comp = 0, tile_div = 0;
-  int closed = 0;
+  int closed = 0, products_closed = 0;
   rng_seed(&r, 15);
   for (t = 0; t < 40000; t++) closed_composition(&r, t, &closed);
   rng_seed(&r, 14);
   rng_seed(&rt, 15); /* its own stream: the others' inputs stay as they were */
   for (t = 0; t < 20000; t++) closed_tile(&rt, &tile_comp, &tile_div);
+  rng_seed(&rt, 16);
+  for (t = 0; t < 20000; t++) closed_product(&rt, t, &products_closed);
   for (t = 0; t < 20000; t++) {
     composition(&r, t, &composed);
     by_tiler(&r, t, "composition", -1, composition_tiler_general,
@@ -674,5 +742,7 @@ int main(void)
         "succeeded", composed, tiled);
   CHECK(closed > 16000, "%d compositions near the closed form succeeded",
         closed);
+  CHECK(products_closed > 4000, "%d products near the closed form "
+        "succeeded", products_closed);
   return test_finish();
 }
