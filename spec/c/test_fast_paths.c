@@ -485,7 +485,7 @@ static cute_layout closed_b(test_rng *r, const cute_layout *A)
     s[k] = one_of(r, shapes, 10);
     pick = rng_range(r, 0, 24);
     if (pick < 6) d[k] = s0 / rng_range(r, 1, 4);
-    else if (pick < 10) d[k] = s0 * rng_range(r, 1, 3);
+    else if (pick < 10 && s0 <= size) d[k] = s0 * rng_range(r, 1, 3);
     else if (pick < 12) d[k] = size * rng_range(r, 1, 2);
     else if (pick < 18) d[k] = rng_range(r, 1, 6);
     else if (pick < 20) d[k] = 0;
@@ -495,7 +495,8 @@ static cute_layout closed_b(test_rng *r, const cute_layout *A)
     else d[k] = s0 / 2;
     if (d[k] == 0 && pick < 12) d[k] = 1;
     if (rng_range(r, 0, 49) == 0) e[k] = CUTE_BASIS1(0);
-    if (rng_range(r, 0, 1) == 0 && d[k] > 0 && d[k] < s0)
+    if (rng_range(r, 0, 1) == 0 && d[k] > 0 && d[k] < s0 &&
+        s0 <= size)
       s[k] = s0 / d[k] * rng_range(r, 1, 4); /* a split that divides */
   }
   return nested(nests[nest], s, d, e);
