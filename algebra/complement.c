@@ -136,28 +136,17 @@ int cute_complement_integral(cute_layout *out, const cute_layout *A,
   res.n = cute_complement_modes(res.s, res.d, A, a->leaf0, a->leaf1,
                                 cotarget);
   if (res.n == 0) return 0;
-  cute_flat_out(out, &res);
+  cute_flat_layout(out, &res);
   return 1;
 }
 
-/* out's mode i = s:d, integral: its leaves only (complement_head writes
+/* out's mode i = s:d, integral: its leaves only (cute_flat_small writes
  * the rest). */
 static inline void complement_mode(cute_layout *out, int i, int64_t s,
                                    int64_t d)
 {
   out->shape.v[i] = s;
   out->stride.v[i] = d;
-}
-
-/* out = the flat integral layout of its first m <= 4 leaves, written
- * already (shape and stride values): counts and tokens one 8-byte store per tuple (no token loop),
- * the bases of the first four leaves of each zeroed in two. */
-static inline void complement_head(cute_layout *out, int m)
-{
-  cute_flat_head(&out->shape, m);
-  cute_flat_head(&out->stride, m);
-  memset(out->shape.e, 0, 4 * sizeof out->shape.e[0]);
-  memset(out->stride.e, 0, 4 * sizeof out->stride.e[0]);
 }
 
 /* complement_fn of one image-bearing integral leaf s:d (s > 1, d > 0) in
@@ -175,12 +164,12 @@ static inline int complement_leaf(cute_layout *out, const cute_layout *A,
   rest = ceil_div(cotarget > 0 ? cotarget : cur - d + 1, cur);
   if (d == 1) { /* no hole: constant counts and tokens, no table */
     complement_mode(out, 0, rest, cur);
-    complement_head(out, 1);
+    cute_flat_small(out, 1);
     return 1;
   }
   complement_mode(out, 0, d, 1);
   complement_mode(out, 1, rest, cur);
-  complement_head(out, 2);
+  cute_flat_small(out, 2);
   return 1;
 }
 
@@ -260,7 +249,7 @@ cute_status cute_complement(cute_layout *out, const cute_layout *A,
     return CUTE_OK;
   if (A->shape.nleaf == 2 && A->shape.ntok == 4 &&
       (m = complement_pair(out->shape.v, out->stride.v, A, cotarget))) {
-    complement_head(out, m);
+    cute_flat_small(out, m);
     return CUTE_OK;
   }
   return complement_loop(out, A, cotarget, err);

@@ -67,14 +67,15 @@ static cute_status right_fn(cute_leaves *res, cute_leaves *sel,
   return CUTE_OK;
 }
 
-/* The image-bearing leaves (s > 1, d != 0) of L in order with their
- * index strides r, merged as cute_leaves_merge(x, 0) merges them, in one
- * pass: a leaf joins the mode kept before it when they continue each
- * other in offset and in index.  0 where the general path must decide
- * (a basis or negative stride, an index stride past 64 bits). */
+/* The image-bearing leaves (s > 1, d != 0) of L with their index
+ * strides r, merged as cute_leaves_merge(x, 0) merges them (a leaf joins
+ * the mode kept before it, `last`, when they continue each other in
+ * offset and in index), kept sorted by stride, ties in L's order (a merge
+ * keeps its mode's stride): one pass.  0 where the general path must
+ * decide (a basis or negative stride, an index stride past 64 bits). */
 static int right_select(cute_flat *x, const cute_layout *L)
 {
-  int i, k = 0, n = L->shape.nleaf;
+  int i, j, k = 0, last = 0, n = L->shape.nleaf;
   int64_t r = 1, t;
   if (n > CUTE_MAX_LEAVES) return 0;
   for (i = 0; i < n; i++) {
@@ -82,14 +83,19 @@ static int right_select(cute_flat *x, const cute_layout *L)
     if (d != 0 && L->stride.e[i] != 0) return 0;
     if (s > 1 && d != 0) {
       if (d < 0) return 0;
-      if (k > 0 && !cute_mul(x->s[k - 1], x->d[k - 1], &t) && t == d &&
-          !cute_mul(x->s[k - 1], x->r[k - 1], &t) && t == r &&
-          !cute_mul(x->s[k - 1], s, &t)) {
-        x->s[k - 1] = t;
+      if (k > 0 && !cute_mul(x->s[last], x->d[last], &t) && t == d &&
+          !cute_mul(x->s[last], x->r[last], &t) && t == r &&
+          !cute_mul(x->s[last], s, &t)) {
+        x->s[last] = t;
       } else {
-        x->s[k] = s;
-        x->d[k] = d;
-        x->r[k++] = r;
+        for (j = k++; j > 0 && x->d[j - 1] > d; j--) {
+          x->s[j] = x->s[j - 1];
+          x->d[j] = x->d[j - 1];
+          x->r[j] = x->r[j - 1];
+        }
+        x->s[last = j] = s;
+        x->d[j] = d;
+        x->r[j] = r;
       }
     }
     if (i + 1 < n && cute_mul(r, s, &r)) return 0;
@@ -98,21 +104,24 @@ static int right_select(cute_flat *x, const cute_layout *L)
   return 1;
 }
 
-/* right_fn on an integral L in one pass (leaves.h). */
+/* right_fn on an integral L in one pass (leaves.h).  Its chain's strides
+ * grow strictly (s > 1), so it takes x's modes in their order, the first
+ * of each stride in L's order as right_fn's search does: one walk.  The
+ * modes go straight into out's leaves once L is read: each is taken at
+ * most once, so they never fill them (no put fails, out half written). */
 static int right_integral(cute_layout *out, const cute_layout *L)
 {
-  cute_flat x, res;
+  cute_flat x;
   int64_t next = 1;
-  int i;
+  int i = 0, m = 0;
   if (!right_select(&x, L)) return 0;
-  res.n = 0;
-  for (;;) {
-    for (i = 0; i < x.n && x.d[i] != next; i++) {}
-    if (i == x.n) break;
-    if (!cute_flat_put(&res, x.s[i], x.r[i], 0)) return 0;
+  for (;; i++) {
+    while (i < x.n && x.d[i] < next) i++;
+    if (i == x.n || x.d[i] != next) break;
+    (void)cute_flat_put(out->shape.v, out->stride.v, &m, x.s[i], x.r[i], 0);
     if (cute_mul(x.s[i], x.d[i], &next)) break;
   }
-  cute_flat_out(out, &res);
+  cute_flat_finish(out, m);
   return 1;
 }
 
@@ -165,26 +174,28 @@ static cute_status left_fn(cute_leaves *res, cute_leaves *sel,
   return CUTE_OK;
 }
 
-/* left_fn on an integral L in one pass (leaves.h). */
+/* left_fn on an integral L in one pass (leaves.h): the radices first,
+ * into x.s (the checks that may fail), then the modes straight into
+ * out's leaves (L is read, and at most x.n + 1 <= CUTE_MAX_LEAVES modes
+ * come: the puts cannot fail with out half written). */
 static int left_integral(cute_layout *out, const cute_layout *L)
 {
-  cute_flat x, res;
-  int64_t end;
-  int i;
-  if (!cute_flat_select_sorted(&x, L, 0, L->shape.nleaf)) return 0;
-  res.n = 0;
-  if (x.n > 0 && x.d[0] > 1 && !cute_flat_put(&res, x.d[0], 0, 0)) return 0;
-  for (i = 0; i < x.n; i++) {
-    int64_t radix = x.s[i];
-    if (i + 1 < x.n) {
-      int64_t rem; /* a shift for a power of two: no 64-bit division */
-      if (cute_mul(x.s[i], x.d[i], &end) || end > x.d[i + 1]) return 0;
-      radix = cute_divmod(x.d[i + 1], x.d[i], &rem);
-      if (rem != 0) return 0;
-    }
-    if (!cute_flat_put(&res, radix, x.r[i], 0)) return 0;
+  cute_flat x;
+  int64_t end, rem;
+  int i, m = 0;
+  if (!cute_flat_select_sorted(&x, L, 0, L->shape.nleaf) ||
+      x.n == CUTE_MAX_LEAVES)
+    return 0;
+  for (i = 0; i + 1 < x.n; i++) {
+    if (cute_mul(x.s[i], x.d[i], &end) || end > x.d[i + 1]) return 0;
+    x.s[i] = cute_divmod(x.d[i + 1], x.d[i], &rem); /* no division for 2^k */
+    if (rem != 0) return 0;
   }
-  cute_flat_out(out, &res);
+  if (x.n > 0 && x.d[0] > 1)
+    (void)cute_flat_put(out->shape.v, out->stride.v, &m, x.d[0], 0, 0);
+  for (i = 0; i < x.n; i++)
+    (void)cute_flat_put(out->shape.v, out->stride.v, &m, x.s[i], x.r[i], 0);
+  cute_flat_finish(out, m);
   return 1;
 }
 

@@ -252,20 +252,28 @@ cute_status cute_leaves_apply(cute_layout *out, const cute_layout *L,
 
 /* ------------------------------------------------- integral fast paths -- */
 
+void cute_flat_finish(cute_layout *out, int m)
+{
+  int i;
+  if (m == 0) {
+    cute_tuple_int(&out->shape, 1);
+    cute_tuple_int(&out->stride, 0);
+  } else if (m <= 4) {
+    cute_flat_small(out, m);
+  } else {
+    for (i = 0; i < m; i++) out->stride.e[i] = 0;
+    flat_tokens(out, m);
+  }
+}
+
 void cute_flat_layout(cute_layout *out, const cute_flat *x)
 {
   int i;
-  if (x->n == 0) {
-    cute_tuple_int(&out->shape, 1);
-    cute_tuple_int(&out->stride, 0);
-    return;
-  }
   for (i = 0; i < x->n; i++) {
     out->shape.v[i] = x->s[i];
     out->stride.v[i] = x->d[i];
-    out->stride.e[i] = 0;
   }
-  flat_tokens(out, x->n);
+  cute_flat_finish(out, x->n);
 }
 
 const uint8_t cute_flat_heads[5][8] = {
@@ -301,21 +309,4 @@ int cute_flat_select_sorted(cute_flat *x, const cute_layout *L, int l0,
   }
   x->n = n;
   return 1;
-}
-
-void cute_flat_out(cute_layout *out, const cute_flat *x)
-{
-  int i, n = x->n;
-  if (n < 1 || n > 4) {
-    cute_flat_layout(out, x);
-    return;
-  }
-  for (i = 0; i < n; i++) {
-    out->shape.v[i] = x->s[i];
-    out->stride.v[i] = x->d[i];
-  }
-  cute_flat_head(&out->shape, n);
-  cute_flat_head(&out->stride, n);
-  memset(out->shape.e, 0, 4 * sizeof out->shape.e[0]);
-  memset(out->stride.e, 0, 4 * sizeof out->stride.e[0]);
 }

@@ -87,34 +87,37 @@ typedef struct cute_flat {
  * negative stride or an index stride past 64 bits. */
 int cute_flat_select_sorted(cute_flat *x, const cute_layout *L, int l0,
                             int l1);
-/* Appends the mode s:d (r unused) as cute_leaves_merge(keep_last) leaves
- * it: a size-1 mode vanishes unless `last`, a mode continuing its
- * predecessor (d = s'*d') joins it.  0 when a new mode would pass
- * CUTE_MAX_LEAVES (modes never vanish once there: the general path then
- * fails the same way).  Inline: called once per mode of a result. */
-static inline int cute_flat_put(cute_flat *x, int64_t s, int64_t d,
-                                int last)
+/* Appends the mode ms:md to the *n modes s[i]:d[i] as
+ * cute_leaves_merge(keep_last) leaves it: a size-1 mode vanishes unless
+ * `last`, a mode continuing its predecessor (md = s'*d') joins it.  0
+ * when a new mode would pass CUTE_MAX_LEAVES (modes never vanish once
+ * there: the general path then fails the same way).  Inline: called once
+ * per mode of a result; s and d may be a cute_flat's or out's leaves. */
+static inline int cute_flat_put(int64_t *s, int64_t *d, int *n, int64_t ms,
+                                int64_t md, int last)
 {
   int64_t t;
-  int k = x->n;
-  if (s == 1 && !last) return 1;
-  if (s != 1 && k > 0 && !cute_mul(x->s[k - 1], x->d[k - 1], &t) &&
-      t == d && !cute_mul(x->s[k - 1], s, &t)) {
-    x->s[k - 1] = t;
+  int k = *n;
+  if (ms == 1 && !last) return 1;
+  if (ms != 1 && k > 0 && !cute_mul(s[k - 1], d[k - 1], &t) && t == md &&
+      !cute_mul(s[k - 1], ms, &t)) {
+    s[k - 1] = t;
     return 1;
   }
   if (k == CUTE_MAX_LEAVES) return 0;
-  x->s[k] = s;
-  x->d[k] = d;
-  x->n = k + 1;
+  s[k] = ms;
+  d[k] = md;
+  *n = k + 1;
   return 1;
 }
 
 /* out = the flat layout of x's modes s:d, as cute_leaves_layout. */
 void cute_flat_layout(cute_layout *out, const cute_flat *x);
-/* The same, x's counts and tokens one store per tuple when it has 1..4
- * modes (most results): no token loop. */
-void cute_flat_out(cute_layout *out, const cute_flat *x);
+/* out = the flat layout of its first m leaves, whose values (shape and
+ * stride) are written already: counts and tokens one store per tuple
+ * for 1..4 modes (most results, no token loop), the bases zeroed; 1:0
+ * for m = 0. */
+void cute_flat_finish(cute_layout *out, int m);
 
 /* The first 8 bytes of a cute_tuple that is a flat tuple of m = 1..4
  * leaves (a leaf "x", or "(x...x)"): ntok, nleaf and tok[0..5], the
@@ -126,6 +129,17 @@ extern const uint8_t cute_flat_heads[5][8], cute_flat_masks[5][8];
 static inline void cute_flat_head(cute_tuple *t, int m)
 {
   memcpy(t, cute_flat_heads[m], 8);
+}
+
+/* out = the flat integral layout of its first m = 1..4 leaves, whose
+ * values are written already: counts and tokens one 8-byte store per
+ * tuple, the bases of the first four leaves of each zeroed in two. */
+static inline void cute_flat_small(cute_layout *out, int m)
+{
+  cute_flat_head(&out->shape, m);
+  cute_flat_head(&out->stride, m);
+  memset(out->shape.e, 0, 4 * sizeof out->shape.e[0]);
+  memset(out->stride.e, 0, 4 * sizeof out->stride.e[0]);
 }
 
 /* Is t a flat tuple of m = 1..4 leaves (its counts and tokens; not its
