@@ -12,8 +12,26 @@
 
 #include "cutelua.h"
 
+/* Free lists of a state's small blocks by 16-byte size class (pool.c):
+ * blocks of at most POOL_MAX bytes, at most POOL_KEEP kept a class. */
+#define POOL_MAX 1088                /* a Layout userdata is ~1 KB      */
+#define POOL_CLASSES (POOL_MAX / 16)
+#define POOL_KEEP 64
+typedef struct cutelua_pool {
+  void *head[POOL_CLASSES + 1];
+  unsigned count[POOL_CLASSES + 1];
+} cutelua_pool;
+
+/* realloc as lua_Alloc defines it (ptr NULL: osize is the object's kind;
+ * nsize 0: free), through the pool; cutelua_pool_clear frees the blocks
+ * the pool keeps. */
+void *cutelua_pool_realloc(cutelua_pool *P, void *ptr, size_t osize,
+                           size_t nsize);
+void cutelua_pool_clear(cutelua_pool *P);
+
 struct cutelua_state {
   lua_State *L;
+  cutelua_pool pool;       /* its blocks' free lists                      */
   size_t used, limit;      /* Lua heap bytes in use / allowed (0: any)   */
   int refused;             /* an allocation was refused in this call     */
   uint64_t budget;         /* instructions per run call (0: any)         */

@@ -128,6 +128,44 @@ static void test_memory_limit(void) {
   CHECK(open_with(1000, 0, 0) == NULL, "too small a limit: NULL, no crash");
 }
 
+/* The state's small blocks go through free lists by size class
+ * (vm/pool.c): blocks of every class and past the largest, grown and
+ * shrunk across classes (tables, string buffers), keep their contents,
+ * and the limit still counts what Lua holds.  valgrind (vm.valgrind) and
+ * LSan check that cutelua_close returns the kept blocks. */
+static void test_pool(void) {
+  cutelua_state *S = open_with((size_t)8 << 20, 0, 0);
+  cutelua_value v;
+  CHECK(S != NULL, "open with 8 MiB");
+  CHECK(cutelua_run_string(S,
+          "local c, sum = require 'cute', 0 "
+          "for round = 1, 3 do "
+          "  local keep = {} "
+          "  for n = 1, 1200, 7 do "
+          "    local t = {} for i = 1, n // 8 do t[i] = i end "
+          "    keep[#keep + 1] = ('x'):rep(n) .. #t "
+          "    keep[#keep + 1] = c.layout {n % 13 + 1, 4} "
+          "    t[#t + 1] = n sum = sum + #t + #keep[#keep - 1] "
+          "  end "
+          "  for i = 1, #keep, 2 do "
+          "    local n = 1 + 7 * ((i - 1) // 2) "
+          "    assert(keep[i] == ('x'):rep(n) .. (n // 8), i) "
+          "    assert(tostring(keep[i + 1]) == "
+          "           ('(%d,4):(1,%d)'):format(n % 13 + 1, n % 13 + 1)) "
+          "  end "
+          "  collectgarbage() "
+          "end "
+          "return sum", NULL) == CUTELUA_OK, "%s", cutelua_last_error(S));
+  CHECK(cutelua_result(S, 1, &v) == CUTELUA_OK && v.integer == 3 * 116489,
+        "sum %lld", (long long)v.integer);
+  CHECK(cutelua_run_string(S, "local t = {} for i = 1, 1e8 do "
+                              "t[i] = ('y'):rep(i % 1100) end", NULL)
+            == CUTELUA_EMEM, "the limit still stops a pooled heap");
+  CHECK(cutelua_run_string(S, "return #('z'):rep(5000)", NULL) == CUTELUA_OK,
+        "usable after the limit: %s", cutelua_last_error(S));
+  cutelua_close(S);
+}
+
 static void test_instruction_budget(void) {
   cutelua_state *S = open_with(0, 100000, 0);
   CHECK(cutelua_run_string(S, "while true do end", NULL) == CUTELUA_EBUDGET,
@@ -304,6 +342,7 @@ int main(void) {
   test_value_readback();
   test_values_in();
   test_memory_limit();
+  test_pool();
   test_instruction_budget();
   test_limits_keep_state();
   test_io_flags();
