@@ -23,9 +23,10 @@ typedef cute_status (*unary_fn)(cute_layout *, const cute_layout *,
 typedef cute_status (*binary_fn)(cute_layout *, const cute_layout *,
                                  const cute_layout *, cute_error *);
 
-static int unary(lua_State *L, unary_fn f)
+/* f(A) for the Layout A at index 1, which the caller tested (once: a
+ * class test is a sixth of a small call's cost in Lua). */
+static int unary(lua_State *L, const cute_layout *A, unary_fn f)
 {
-  cute_layout *A = cutelua_checklayout(L, 1);
   cute_error err;
   cute_layout *u = cutelua_pushlayout(L, NULL);
   if (f(u, A, &err)) return cutelua_error(L, &err);
@@ -57,9 +58,8 @@ static int l_coalesce(lua_State *L)
   cute_tuple profile;
   cute_error err;
   cute_status st;
-  CUTELUA_ON_COMPOSED(L, l_coalesce, "coalesce");
-  A = cutelua_checklayout(L, 1);
-  if (lua_isnoneornil(L, 2)) return unary(L, cute_coalesce);
+  CUTELUA_LAYOUT_ARG(L, A, l_coalesce, "coalesce");
+  if (lua_isnoneornil(L, 2)) return unary(L, A, cute_coalesce);
   cutelua_checktuple(L, 2, &profile);
   u = cutelua_pushlayout(L, NULL);
   st = cute_coalesce_profile(u, A, &profile, &err);
@@ -68,32 +68,38 @@ static int l_coalesce(lua_State *L)
 
 static int l_filter_zeros(lua_State *L)
 {
-  CUTELUA_ON_COMPOSED(L, l_filter_zeros, "filter_zeros");
-  return unary(L, cute_filter_zeros);
+  cute_layout *A;
+  CUTELUA_LAYOUT_ARG(L, A, l_filter_zeros, "filter_zeros");
+  return unary(L, A, cute_filter_zeros);
 }
 static int l_filter(lua_State *L)
 {
-  CUTELUA_ON_COMPOSED(L, l_filter, "filter");
-  return unary(L, cute_filter);
+  cute_layout *A;
+  CUTELUA_LAYOUT_ARG(L, A, l_filter, "filter");
+  return unary(L, A, cute_filter);
+}
+
+/* An inverse: of a Layout here, of a composed layout by the stdlib. */
+static int inverse(lua_State *L, unary_fn f, const char *name)
+{
+  cute_layout *A = cutelua_testlayout(L, 1);
+  int n;
+  if (!A && (n = cutelua_composed_lua(L, name)) >= 0) return n;
+  return unary(L, A ? A : cutelua_checklayout(L, 1), f);
 }
 static int l_right_inverse(lua_State *L)
 {
-  int n;
-  if (!cutelua_testlayout(L, 1) &&
-      (n = cutelua_composed_lua(L, "right_inverse")) >= 0) return n;
-  return unary(L, cute_right_inverse);
+  return inverse(L, cute_right_inverse, "right_inverse");
 }
 static int l_left_inverse(lua_State *L)
 {
-  int n;
-  if (!cutelua_testlayout(L, 1) &&
-      (n = cutelua_composed_lua(L, "left_inverse")) >= 0) return n;
-  return unary(L, cute_left_inverse);
+  return inverse(L, cute_left_inverse, "left_inverse");
 }
 static int l_flatten(lua_State *L)
 {
-  CUTELUA_ON_COMPOSED(L, l_flatten, "flatten");
-  return unary(L, cute_layout_flatten);
+  cute_layout *A;
+  CUTELUA_LAYOUT_ARG(L, A, l_flatten, "flatten");
+  return unary(L, A, cute_layout_flatten);
 }
 static int l_max_common_layout(lua_State *L)
 {

@@ -84,6 +84,7 @@ typedef struct reader {
   const char *op;
   int targ;
   int fast;   /* the first pass: give up (return 0) rather than raise */
+  int flat;   /* no `_` and no inner list read so far */
 } reader;
 
 /* Appends token c; 1, or 0 (fast pass) or an error past the limit. */
@@ -121,10 +122,11 @@ static int fast_list(reader *r, int idx, int depth)
 {
   lua_State *L = r->L;
   lua_Integer i = 0;
+  int isint;
   if (depth >= CUTE_MAX_DEPTH || !add_tok(r, '<')) return 0;
   lua_pushnil(L);
   while (lua_next(L, idx)) {
-    if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) != ++i ||
+    if (lua_tointegerx(L, -2, &isint) != ++i || !isint ||
         !read_at(r, lua_gettop(L), depth + 1))
       return 0;
     lua_pop(L, 1);
@@ -197,17 +199,21 @@ static int read_at(reader *r, int idx, int depth)
   cute_tiler *T = r->T;
   const cute_layout *l = NULL;
   lua_Integer v = 0;
+  int isint;
   switch (lua_type(L, idx)) {
   case LUA_TLIGHTUSERDATA:
     if (!cutelua_isunderscore(L, idx)) break;
+    r->flat = 0;
     return add_tok(r, '_');
   case LUA_TTABLE:
+    if (depth > 0) r->flat = 0;
     return r->fast ? fast_list(r, idx, depth) : read_list(r, idx, depth);
   case LUA_TUSERDATA:
     l = cutelua_testlayout(L, idx);
     break;
   case LUA_TNUMBER:
-    if (!cutelua_tointeger(L, idx, &v)) v = 0;
+    v = lua_tointegerx(L, idx, &isint);
+    if (!isint) v = 0;
     break;
   }
   if (r->fast && (T->n >= CUTE_MAX_TILER || (!l && v <= 0))) return 0;
@@ -236,7 +242,9 @@ typedef char fast_pass_fits_the_stack[2 * CUTE_MAX_DEPTH + 2 <= LUA_MINSTACK
 
 /* The tiler at targ into *T (A, a Layout the caller checked, at index 1):
  * the fast pass, else again by the checking pass.  Both read raw (no
- * metamethods run), so reading twice is reading the same tiler. */
+ * metamethods run), so reading twice is reading the same tiler.  A flat
+ * list of layouts is stored as such (ntok 0), which the algebra takes
+ * without checking its tokens. */
 static void check_tiler(lua_State *L, int targ, cute_tiler *T,
                         const char *op)
 {
@@ -249,8 +257,12 @@ static void check_tiler(lua_State *L, int targ, cute_tiler *T,
   for (r.fast = 1; r.fast >= 0; r.fast--) {
     T->n = 0;
     T->ntok = 0;
+    r.flat = 1;
     if (!r.fast) lua_settop(L, top);
-    if (read_at(&r, targ, 0)) return;
+    if (read_at(&r, targ, 0)) {
+      if (r.flat && T->tok[0] == '<') T->ntok = 0;
+      return;
+    }
   }
 }
 
