@@ -28,7 +28,7 @@ typedef cute_status (*binary_fn)(cute_layout *, const cute_layout *,
 static int unary(lua_State *L, const cute_layout *A, unary_fn f)
 {
   cute_error err;
-  cute_layout *u = cutelua_pushlayout(L, NULL);
+  cute_layout *u = cutelua_newresult(L);
   if (f(u, A, &err)) return cutelua_error(L, &err);
   return 1;
 }
@@ -39,7 +39,7 @@ static int binary(lua_State *L, binary_fn f)
   cute_layout *A = cutelua_checklayout(L, 1);
   const cute_layout *B = cutelua_checkoperand(L, 2, &bbuf);
   cute_error err;
-  cute_layout *u = cutelua_pushlayout(L, NULL);
+  cute_layout *u = cutelua_newresult(L);
   if (f(u, A, B, &err)) return cutelua_error(L, &err);
   return 1;
 }
@@ -61,7 +61,7 @@ static int l_coalesce(lua_State *L)
   CUTELUA_LAYOUT_ARG(L, A, l_coalesce, "coalesce");
   if (lua_isnoneornil(L, 2)) return unary(L, A, cute_coalesce);
   cutelua_checktuple(L, 2, &profile);
-  u = cutelua_pushlayout(L, NULL);
+  u = cutelua_newresult(L);
   st = cute_coalesce_profile(u, A, &profile, &err);
   return st ? cutelua_error(L, &err) : 1;
 }
@@ -138,7 +138,7 @@ static int composition(lua_State *L, int as_op)
   if ((B = cutelua_testoperand(L, 2, &bbuf)) == NULL)
     return composition_argerror(L, as_op, 2, cutelua_operand_msg(L, 2));
   if (A) {
-    cute_layout *u = cutelua_pushlayout(L, NULL);
+    cute_layout *u = cutelua_newresult(L);
     if (cute_composition(u, A, B, &err)) return cutelua_error(L, &err);
   } else if (C) {
     cute_composed r;
@@ -241,7 +241,7 @@ static int cast(lua_State *L, cast_fn f)
   cute_layout *A = cutelua_checklayout(L, 1);
   lua_Integer n = cutelua_checkint(L, 2);
   cute_error err;
-  cute_layout *u = cutelua_pushlayout(L, NULL);
+  cute_layout *u = cutelua_newresult(L);
   if (f(u, A, (int64_t)n, &err)) return cutelua_error(L, &err);
   return 1;
 }
@@ -254,7 +254,7 @@ static int l_recast(lua_State *L)
   cute_layout *A = cutelua_checklayout(L, 1);
   lua_Integer o = cutelua_checkint(L, 2), n = cutelua_checkint(L, 3);
   cute_error err;
-  cute_layout *u = cutelua_pushlayout(L, NULL);
+  cute_layout *u = cutelua_newresult(L);
   if (cute_recast(u, A, (int64_t)o, (int64_t)n, &err))
     return cutelua_error(L, &err);
   return 1;
@@ -271,7 +271,7 @@ static int range(lua_State *L, range_fn f)
   cute_layout *A = cutelua_checklayout(L, 1);
   int b = int_arg(L, 2), e = int_arg(L, 3);
   cute_error err;
-  cute_layout *u = cutelua_pushlayout(L, NULL);
+  cute_layout *u = cutelua_newresult(L);
   if (f(u, A, b, e, &err)) return cutelua_error(L, &err);
   return 1;
 }
@@ -309,7 +309,7 @@ static int l_select(lua_State *L)
     luaL_argcheck(L, top - 1 <= CUTE_MAX_LEAVES, 2, "too many modes");
     for (i = 2; i <= top; i++) modes[n++] = int_arg(L, i);
   }
-  u = cutelua_pushlayout(L, NULL);
+  u = cutelua_newresult(L);
   if (cute_layout_select(u, A, modes, n, &err)) return cutelua_error(L, &err);
   return 1;
 }

@@ -41,6 +41,16 @@ cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
   return u;
 }
 
+cute_layout *cutelua_newresult(lua_State *L)
+{
+  cute_layout *u = lua_newuserdatauv(L, sizeof *u, 0);
+  u->shape.ntok = u->shape.nleaf = 0;
+  u->stride.ntok = u->stride.nleaf = 0;
+  lua_getmetatable(L, 1);
+  lua_setmetatable(L, -2);
+  return u;
+}
+
 /* buf = n:1, the layout an integer operand stands for (n > 0).  A
  * positive n is a valid shape, so the usual case is written directly;
  * anything else takes cute_layout_make's checks and message. */
@@ -167,7 +177,7 @@ static int layout_call(lua_State *L)
     return 1;
   }
   if (cutelua_callcoord(L, 2, &crd)) {
-    cute_layout *sub = cutelua_pushlayout(L, NULL);
+    cute_layout *sub = cutelua_newresult(L);
     if (cute_layout_slice(sub, &val, A, &crd, &err))
       return cutelua_error(L, &err);
     cutelua_pushtuple(L, &val);

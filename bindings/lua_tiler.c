@@ -280,7 +280,7 @@ static int by_tiler(lua_State *L, tiler_fn f, const char *op,
   cute_error err;
   CUTELUA_LAYOUT_ARG(L, A, self, op);
   check_tiler(L, 2, &T, op);
-  u = cutelua_pushlayout(L, NULL);
+  u = cutelua_newresult(L);
   if (f(u, A, &T, &err)) return cutelua_error(L, &err);
   return 1;
 }
@@ -325,7 +325,7 @@ static int zip_product(lua_State *L, pair_fn f, const char *op,
     return tiler_fail(L, op, 2, "tiler _ (the slice marker) is not a "
                       "layout or an integer");
   }
-  u = cutelua_pushlayout(L, NULL);
+  u = cutelua_newresult(L);
   if (f(u, A, B, &err)) return cutelua_error(L, &err);
   return 1;
 }
@@ -398,7 +398,7 @@ static int l_local_tile(lua_State *L)
                          luaL_typename(L, 3)));
   read_coord(L, 3, &coord);
   proj = projection(L, 4, &pbuf);
-  u = cutelua_pushlayout(L, NULL);
+  u = cutelua_newresult(L);
   if (cute_local_tile(u, &off, A, &T, &coord, proj, &err))
     return cutelua_error(L, &err);
   cutelua_pushtuple(L, &off);
@@ -427,7 +427,7 @@ static int l_local_partition(lua_State *L)
                       "integer", luaL_tolstring(L, 3, NULL),
                       luaL_typename(L, 3));
   proj = projection(L, 4, &pbuf);
-  u = cutelua_pushlayout(L, NULL);
+  u = cutelua_newresult(L);
   if (cute_local_partition(u, &off, A, thr, (int64_t)index, proj, &err))
     return cutelua_error(L, &err);
   cutelua_pushtuple(L, &off);

@@ -287,12 +287,14 @@ static cute_status check_sequence(lua_State *L, int idx, lua_Integer n,
 static int flat_leaf(lua_State *L, int idx, int64_t *v)
 {
   lua_Integer i;
-  if (cutelua_tointeger(L, idx, &i) && i != CUTE_UNDERSCORE) {
+  int isint, t = lua_type(L, idx);
+  if (t == LUA_TNUMBER && (i = lua_tointegerx(L, idx, &isint), isint) &&
+      i != CUTE_UNDERSCORE) {
     *v = (int64_t)i;
     return 1;
   }
   *v = CUTE_UNDERSCORE;
-  return cutelua_isunderscore(L, idx);
+  return t == LUA_TLIGHTUSERDATA && cutelua_isunderscore(L, idx);
 }
 
 static int flat_close(cute_tuple *t, int n, int ok)
@@ -318,11 +320,11 @@ static int flat_close(cute_tuple *t, int n, int ok)
  * to check_sequence and the builder. */
 static int flat_table(lua_State *L, int idx, cute_tuple *t)
 {
-  int n = 0, ok = 1, top = lua_gettop(L);
+  int n = 0, ok = 1, isint, top = lua_gettop(L);
   lua_pushnil(L);
   while (ok && lua_next(L, idx)) {
-    ok = n < CUTE_MAX_LEAVES && lua_isinteger(L, -2) &&
-         lua_tointeger(L, -2) == n + 1 && flat_leaf(L, -1, &t->v[n]);
+    ok = n < CUTE_MAX_LEAVES && lua_tointegerx(L, -2, &isint) == n + 1 &&
+         isint && flat_leaf(L, -1, &t->v[n]);
     n++;
     lua_pop(L, 1);
   }
