@@ -266,9 +266,8 @@ typedef cute_status (*range_fn)(cute_layout *, const cute_layout *, int, int,
                                 cute_error *);
 
 /* group_modes(A, b, e) / take(A, b, e): half-open [b, e), 0-based. */
-static int range(lua_State *L, range_fn f)
+static int range(lua_State *L, const cute_layout *A, range_fn f)
 {
-  cute_layout *A = cutelua_checklayout(L, 1);
   int b = int_arg(L, 2), e = int_arg(L, 3);
   cute_error err;
   cute_layout *u = cutelua_newresult(L);
@@ -278,13 +277,15 @@ static int range(lua_State *L, range_fn f)
 
 static int l_group_modes(lua_State *L)
 {
-  CUTELUA_ON_COMPOSED(L, l_group_modes, "group_modes");
-  return range(L, cute_layout_group);
+  cute_layout *A;
+  CUTELUA_LAYOUT_ARG(L, A, l_group_modes, "group_modes");
+  return range(L, A, cute_layout_group);
 }
 static int l_take(lua_State *L)
 {
-  CUTELUA_ON_COMPOSED(L, l_take, "take");
-  return range(L, cute_layout_take);
+  cute_layout *A;
+  CUTELUA_LAYOUT_ARG(L, A, l_take, "take");
+  return range(L, A, cute_layout_take);
 }
 
 /* select(A, i, j, ...) or select(A, {i, j, ...}) */

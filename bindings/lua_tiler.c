@@ -313,8 +313,7 @@ static int zip_product(lua_State *L, pair_fn f, const char *op,
   cute_layout bbuf, *A, *u;
   const cute_layout *B;
   cute_error err;
-  CUTELUA_ON_COMPOSED(L, self, op);
-  A = cutelua_checklayout(L, 1);
+  CUTELUA_LAYOUT_ARG(L, A, self, op);
   luaL_checkany(L, 2);
   if (lua_type(L, 2) == LUA_TTABLE && !cutelua_testlayout(L, 2))
     return tiler_fail(L, op, 2, "B is a tiler table; blocked and raked "
