@@ -25,11 +25,12 @@ cute_layout *cutelua_checklayout(lua_State *L, int idx)
   return cutelua_checkclass(L, idx, CUTELUA_CLASS_LAYOUT);
 }
 
-cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
+/* A fresh userdata holding l, or the empty layout for NULL.  Only the
+ * used tokens and leaves are copied or cleared: a layout is ~1 KB, most
+ * of it unused capacity. */
+static cute_layout *new_layout(lua_State *L, const cute_layout *l)
 {
   cute_layout *u = lua_newuserdatauv(L, sizeof *u, 0);
-  /* Only the used tokens and leaves are copied or cleared: a layout is
-   * ~1 KB, most of it unused capacity. */
   if (l) {
     cute_tuple_copy(&u->shape, &l->shape);
     cute_tuple_copy(&u->stride, &l->stride);
@@ -37,15 +38,19 @@ cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
     u->shape.ntok = u->shape.nleaf = 0;
     u->stride.ntok = u->stride.nleaf = 0;
   }
+  return u;
+}
+
+cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
+{
+  cute_layout *u = new_layout(L, l);
   cutelua_setclass(L, CUTELUA_CLASS_LAYOUT);
   return u;
 }
 
 cute_layout *cutelua_newresult(lua_State *L)
 {
-  cute_layout *u = lua_newuserdatauv(L, sizeof *u, 0);
-  u->shape.ntok = u->shape.nleaf = 0;
-  u->stride.ntok = u->stride.nleaf = 0;
+  cute_layout *u = new_layout(L, NULL);
   lua_getmetatable(L, 1);
   lua_setmetatable(L, -2);
   return u;
