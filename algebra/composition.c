@@ -37,6 +37,7 @@
  * whole non-last modes of A; then R = -(A o s:|d|).  Other cases are
  * rejected rather than approximated.
  */
+#include "compose_base.h"
 #include "leaves.h"
 #include "tiling.h"
 
@@ -53,17 +54,6 @@ typedef struct pieces {
   cute_basis e[CUTE_MAX_LEAVES];
   int off[CUTE_MAX_LEAVES], cnt[CUTE_MAX_LEAVES];
 } pieces;
-
-/* The part of A a leaf of B composes with, flattened and coalesced on the
- * extended domain: mode i is s[i]:d[i] (basis e[i]) and r[i] is Sbar_i,
- * the exclusive prefix product of the shape (saturated: a huge Sbar only
- * ever means "not reached").  Arrays, not cute_leaves: this is built for
- * every composition and a mode's four fields are read apart. */
-typedef struct amodes {
-  int n;
-  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES], r[CUTE_MAX_LEAVES];
-  cute_basis e[CUTE_MAX_LEAVES];
-} amodes;
 
 /* A o B for the part `a` of A: all of A, or one mode of it for a tiler
  * (composed in place, never copied out of A). */
@@ -82,59 +72,7 @@ static cute_status overflow(const ctx *c)
                       "64-bit overflow");
 }
 
-static int64_t sat_mul(int64_t a, int64_t b)
-{
-  int64_t r;
-  return cute_mul(a, b, &r) ? INT64_MAX : r;
-}
-
 /* ---------------------------------------------------------- left operand -- */
-
-/* x = leaves [lo, hi) of A, coalesced on the extended domain (coalesce's
- * merge on offsets: a size-1 leaf vanishes unless it is the last, a leaf
- * continuing its predecessor joins it).  An empty A is the zero function
- * 1:0.  Returns the union of the leaves' bases (CUTE_BASIS_F2 set: the
- * merge does not apply, the caller leaves this algorithm). */
-static cute_basis coalesce_extended(amodes *x, const cute_layout *A, int lo,
-                                    int hi)
-{
-  int i, n = 0;
-  int64_t pre = 1, t;
-  cute_basis any = 0;
-  for (i = lo; i < hi; i++) {
-    int64_t s = A->shape.v[i], d = A->stride.v[i];
-    cute_basis e = A->stride.e[i];
-    any |= e;
-    if (s == 1 && i != hi - 1) continue;
-    /* A merged shape that overflows stays two modes: same values. */
-    if (s != 1 && n > 0 && x->e[n - 1] == e &&
-        !cute_mul(x->s[n - 1], x->d[n - 1], &t) && t == d &&
-        !cute_mul(x->s[n - 1], s, &t)) {
-      x->s[n - 1] = t;
-    } else {
-      x->s[n] = s;
-      x->d[n] = d;
-      x->e[n] = e;
-      x->r[n++] = pre; /* the modes' product so far: the leaves' */
-    }
-    pre = sat_mul(pre, s);
-  }
-  /* A trailing size-1 mode that continues its predecessor adds nothing
-   * even on the extended domain: (4,1):(1,4) is 4:1. */
-  if (n >= 2 && x->s[n - 1] == 1 && x->e[n - 2] == x->e[n - 1] &&
-      sat_mul(x->s[n - 2], x->d[n - 2]) == x->d[n - 1] &&
-      x->d[n - 1] != INT64_MAX)
-    n--;
-  if (n == 0) {
-    x->s[0] = 1;
-    x->d[0] = 0;
-    x->e[0] = 0;
-    x->r[0] = 1;
-    n = 1;
-  }
-  x->n = n;
-  return any;
-}
 
 /* Leaves [*lo, *hi) of the part of A that B's leaf k addresses: all of
  * c->a for an integer stride, its mode p for a basis stride a@p (an
@@ -167,76 +105,36 @@ static cute_status target(const ctx *c, int k, int *lo, int *hi)
 
 /* ------------------------------------------------------------- base case -- */
 
-/* Each working mode of A o s:d remembers the mode r of coalesced A it
- * walks and the step of A's digit per step of its own coordinate. */
-typedef struct wmode { int64_t s, d, step; cute_basis e; int r; } wmode;
-
-static void wput(wmode *w, int *k, int64_t s, int64_t d, cute_basis e,
-                 int64_t step, int r)
+/* Steps 2 and 3 on the first m modes of a (m >= 2, d > 0), and what
+ * fails, reported. */
+static cute_status divide_keep(const ctx *c, const cute_target *a, int m,
+                               int64_t s, int64_t d, cute_wmode *w, int *nw)
 {
-  w[*k].s = s;
-  w[*k].d = d;
-  w[*k].e = e;
-  w[*k].step = step;
-  w[*k].r = r;
-  (*k)++;
-}
-
-/* The larger of a, b over the smaller, or 0 when that division is not
- * exact (or an operand is not positive). */
-static int64_t exact_ratio(int64_t a, int64_t b)
-{
-  int64_t hi = a >= b ? a : b, lo = a >= b ? b : a, q, rem;
-  if (lo <= 0) return 0;
-  q = cute_divmod(hi, lo, &rem);
-  return rem ? 0 : q;
-}
-
-/* Steps 2 and 3 on the first m modes of a (m >= 2, d > 0). */
-static cute_status divide_keep(const ctx *c, const amodes *a, int m,
-                               int64_t s, int64_t d, wmode *w, int *nw)
-{
-  int r, k = 0, i;
-  int64_t rest = d, t;
-  /* Divisions only while something is left to divide (they dominate the
-   * cost); rest >= S_r and S_r > rest are the two ways to divide. */
-  for (r = 0; r < m - 1 && rest > 1; r++) {
-    int64_t sr = a->s[r], q = exact_ratio(rest, sr);
-    if (q == 0)
-      return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
-                          "stride divisibility condition violated: prefix "
-                          "product %lld of A's shape and stride %lld of B "
-                          "divide neither way",
-                          (long long)sat_mul(a->r[r], sr), (long long)d);
-    if (rest >= sr) { rest = q; continue; }
-    if (cute_mul(a->d[r], rest, &t)) return overflow(c);
-    wput(w, &k, q, t, a->e[r], rest, r);
-    rest = 1;
+  int at = 0;
+  int64_t pre;
+  switch (cute_target_walk(a, m, s, d, w, nw, &at)) {
+  case CUTE_WALK_DONE:
+    return CUTE_OK;
+  case CUTE_WALK_STRIDE:
+    return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
+                        "stride divisibility condition violated: prefix "
+                        "product %lld of A's shape and stride %lld of B "
+                        "divide neither way",
+                        (long long)cute_sat_mul(a->r[at], a->s[at]),
+                        (long long)d);
+  case CUTE_WALK_SHAPE:
+    pre = cute_sat_mul(a->r[w[at].r], a->s[w[at].r]);
+    return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
+                        "shape divisibility condition violated: "
+                        "ceil(%lld/%lld) = %lld and shape %lld of B "
+                        "divide neither way", (long long)pre, (long long)d,
+                        (long long)(pre / d + (pre % d != 0)), (long long)s);
+  default:
+    return overflow(c);
   }
-  for (; r < m - 1; r++)
-    wput(w, &k, a->s[r], a->d[r], a->e[r], 1, r);
-  if (cute_mul(a->d[m - 1], rest, &t)) return overflow(c);
-  wput(w, &k, 0, t, a->e[m - 1], rest, m - 1); /* unbounded: s set below */
-  rest = s;
-  for (i = 0; i < k - 1 && rest > 1; i++) {
-    int64_t q = exact_ratio(rest, w[i].s);
-    if (q == 0) {
-      int64_t pre = sat_mul(a->r[w[i].r], a->s[w[i].r]);
-      return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
-                          "shape divisibility condition violated: "
-                          "ceil(%lld/%lld) = %lld and shape %lld of B "
-                          "divide neither way", (long long)pre, (long long)d,
-                          (long long)(pre / d + (pre % d != 0)), (long long)s);
-    }
-    if (rest < w[i].s) break; /* keep part of this mode and stop */
-    rest = q;
-  }
-  w[i].s = rest;
-  *nw = i + 1;
-  return CUTE_OK;
 }
 
-static cute_status overlap(const ctx *c, const amodes *a, int r)
+static cute_status overlap(const ctx *c, const cute_target *a, int r)
 {
   return cute_fail_op(c->err, CUTE_EDIVISIBILITY, OP, c->A, c->B,
                       "distributivity condition violated: the images of "
@@ -246,8 +144,8 @@ static cute_status overlap(const ctx *c, const amodes *a, int r)
 
 /* Adds the largest A-digit of each bounded working mode to acc[]; fails
  * when B's leaves together would carry out of a mode of A. */
-static inline cute_status distribute(const ctx *c, const amodes *a,
-                                     const wmode *w, int nw, int64_t *acc)
+static inline cute_status distribute(const ctx *c, const cute_target *a,
+                                     const cute_wmode *w, int nw, int64_t *acc)
 {
   int i;
   for (i = 0; i < nw; i++) {
@@ -283,7 +181,7 @@ static cute_status too_many(const ctx *c)
  * S/q : D*q keeps S*D, and only the last kept mode can have size 1 (it is
  * dropped; no mode at all is 1:0). */
 static inline cute_status emit_piece(const ctx *c, pieces *p, int k,
-                                     const wmode *w, int nw, int negate)
+                                     const cute_wmode *w, int nw, int negate)
 {
   int i, n0 = p->n;
   for (i = 0; i < nw; i++) {
@@ -307,11 +205,11 @@ static inline cute_status emit_piece(const ctx *c, pieces *p, int k,
  *   (4,8):(1@0,1@1) o 2:5 = 2:(1@0+1@1)     (4,8):(1,10) o 2:5 = 2:11
  * The digits join B's other leaves' in acc (distribute).  Otherwise st
  * stands: the paper's divisibility conditions are what failed. */
-static cute_status no_carry(const ctx *c, const amodes *a, int m,
+static cute_status no_carry(const ctx *c, const cute_target *a, int m,
                             int64_t s, int64_t d, int64_t *acc, pieces *p,
                             int k, cute_status st)
 {
-  wmode w[CUTE_MAX_LEAVES];
+  cute_wmode w[CUTE_MAX_LEAVES];
   cute_stride sum, dr;
   int r, nw = 0;
   int64_t x = d;
@@ -320,13 +218,13 @@ static cute_status no_carry(const ctx *c, const amodes *a, int m,
     int64_t g = r < m - 1 ? x % a->s[r] : x;
     if (r < m - 1 && g > (a->s[r] - 1) / (s - 1)) return st; /* carries */
     if (r < m - 1) x /= a->s[r];
-    wput(w, &nw, s, 0, 0, g, r);
+    cute_wput(w, &nw, s, 0, 0, g, r);
     cute_stride_of(&dr, a->d[r], a->e[r]);
     if (cute_stride_axpy(&sum, g, &dr, NULL)) return st;
   }
   if ((st = distribute(c, a, w, nw, acc))) return st;
   nw = 0;
-  wput(w, &nw, s, 0, 0, 1, 0);
+  cute_wput(w, &nw, s, 0, 0, 1, 0);
   if (cute_stride_pack(&w[0].d, &w[0].e, &sum, c->err)) {
     cute_error_context(c->err, OP, c->A, c->B);
     return c->err ? c->err->code : CUTE_ELIMIT;
@@ -336,11 +234,11 @@ static cute_status no_carry(const ctx *c, const amodes *a, int m,
 
 /* Leaf k of B walking the first m >= 2 modes of the coalesced target a
  * (ad = |d|): steps 2 and 3, then the carry budget and the pool. */
-static cute_status compose_modes(const ctx *c, const amodes *a, int m,
+static cute_status compose_modes(const ctx *c, const cute_target *a, int m,
                                  int64_t s, int64_t d, int64_t ad,
                                  int64_t *acc, pieces *p, int k)
 {
-  wmode w[CUTE_MAX_LEAVES];
+  cute_wmode w[CUTE_MAX_LEAVES];
   int nw = 0;
   cute_status st;
   if ((st = divide_keep(c, a, m, s, ad, w, &nw))) {
@@ -366,7 +264,7 @@ static cute_status negative(const ctx *c, int64_t d)
 #if defined(__GNUC__)
 __attribute__((always_inline)) /* one call per leaf of B: most of the time */
 #endif
-static inline cute_status compose_leaf(const ctx *c, const amodes *a,
+static inline cute_status compose_leaf(const ctx *c, const cute_target *a,
                                        int64_t s, int64_t d,
                                        int64_t *acc, pieces *p, int k)
 {
@@ -378,8 +276,7 @@ static inline cute_status compose_leaf(const ctx *c, const amodes *a,
     /* Backwards walks are linear only across whole non-last modes. */
     if (m > 1 && ad % a->r[m - 1] != 0) return negative(c, d);
   } else {
-    int64_t reach = sat_mul(s - 1, ad);
-    while (m > 1 && a->r[m - 1] > reach) m--;
+    m = cute_target_reached(a, cute_sat_mul(s - 1, ad));
   }
   if (m > 1) return compose_modes(c, a, m, s, d, ad, acc, p, k);
   if (cute_mul(a->d[0], ad, &t)) return overflow(c);
@@ -414,7 +311,7 @@ static cute_status compose_leaves(ctx *c, pieces *p)
   int n = bs->nleaf, k, j, lo, hi, ints = 0, bases = 0;
   unsigned char done[CUTE_MAX_LEAVES];
   int64_t acc[CUTE_MAX_LEAVES];
-  amodes a;
+  cute_target a;
   cute_status st;
   p->n = p->extra = p->ordered = 0;
   for (k = 0; k < n; k++) {
@@ -433,7 +330,7 @@ static cute_status compose_leaves(ctx *c, pieces *p)
   for (k = 0; k < n; k++) {
     if (done[k]) continue;
     if ((st = target(c, k, &lo, &hi))) return st;
-    if (coalesce_extended(&a, c->A, lo, hi) & CUTE_BASIS_F2)
+    if (cute_target_coalesce(&a, c->A, lo, hi) & CUTE_BASIS_F2)
       return binary(c);
     memset(acc, 0, a.n * sizeof acc[0]);
     for (j = k; j < n; j++) {
@@ -457,8 +354,8 @@ static int compose_integral(const ctx *c, pieces *p)
   const cute_tuple *bs = &c->B->shape, *bd = &c->B->stride;
   int k, n = bs->nleaf;
   int64_t acc[CUTE_MAX_LEAVES];
-  amodes a;
-  if (coalesce_extended(&a, c->A, c->a->leaf0, c->a->leaf1)) return 0;
+  cute_target a;
+  if (cute_target_coalesce(&a, c->A, c->a->leaf0, c->a->leaf1)) return 0;
   for (k = 0; k < a.n; k++) acc[k] = 0;
   p->n = p->extra = 0;
   p->ordered = 1;

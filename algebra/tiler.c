@@ -8,6 +8,7 @@
  * layouts and modes, so `out` may alias an operand; each nesting level of
  * a tiler holds a few layouts on the C stack (CUTE_MAX_DEPTH levels).
  */
+#include "compose_base.h"
 #include "tiling.h"
 
 #include <stdio.h>
@@ -335,113 +336,35 @@ static int any_sum(const cute_layout *A, const cute_tiler *T)
 
 /* The tile of a matrix -- a flat tiler of one-leaf layouts t:u over A's
  * first modes, each a leaf or a flat group of a few integral leaves --
- * composes in closed form: composition.c's steps for one leaf of B
- * (coalesce the mode on its extended domain, drop the modes t:u never
- * reaches, divide out u, keep t) over at most TILE_LEAVES leaves, in
- * registers and small arrays, written straight into out.  Every step that
- * would fail, or take another rule (a negative or basis stride, a sum,
- * the no-carry walk), refuses instead, and composition.c's one-pass path
- * then decides and reports as before; spec/c/test_fast_paths.c checks
- * the two agree. */
+ * composes in closed form: the base case of composition (compose_base.h)
+ * for one leaf of B, its carry budget alone, written straight into out.
+ * Every step that would fail, or take another rule (a negative or basis
+ * stride, a sum, the no-carry walk), refuses instead, and composition.c's
+ * one-pass path then decides and reports as before;
+ * spec/c/test_fast_paths.c checks the two agree. */
 #define TILE_LEAVES 4
 
-/* One mode of A coalesced on its extended domain (composition.c's
- * coalesce_extended, for integral leaves): s:d, and r the product of the
- * shapes before each (saturated). */
-typedef struct tile_mode {
-  int n;
-  int64_t s[TILE_LEAVES], d[TILE_LEAVES], r[TILE_LEAVES];
-} tile_mode;
-
-static int64_t tile_sat_mul(int64_t a, int64_t b)
-{
-  int64_t r;
-  return cute_mul(a, b, &r) ? INT64_MAX : r;
-}
-
-/* The larger of a, b over the smaller; 0 when not exact (b > 0). */
-static inline int64_t tile_ratio(int64_t a, int64_t b)
-{
-  int64_t rem, q = a >= b ? cute_divmod(a, b, &rem) : cute_divmod(b, a, &rem);
-  return rem ? 0 : q;
-}
-
-/* x = the n >= 1 leaves s:d coalesced; 0 for a shape below 1. */
-static int tile_coalesce(tile_mode *x, const int64_t *s, const int64_t *d,
-                         int n)
-{
-  int i, m = 0;
-  int64_t pre = 1, t;
-  for (i = 0; i < n; i++) {
-    if (s[i] < 1) return 0;
-    if (s[i] == 1 && i != n - 1) continue;
-    if (s[i] != 1 && m > 0 && !cute_mul(x->s[m - 1], x->d[m - 1], &t) &&
-        t == d[i] && !cute_mul(x->s[m - 1], s[i], &t)) {
-      x->s[m - 1] = t;
-    } else {
-      x->s[m] = s[i];
-      x->d[m] = d[i];
-      x->r[m++] = pre;
-    }
-    pre = tile_sat_mul(pre, s[i]);
-  }
-  if (m >= 2 && x->s[m - 1] == 1 && x->d[m - 1] != INT64_MAX &&
-      tile_sat_mul(x->s[m - 2], x->d[m - 2]) == x->d[m - 1])
-    m--;
-  x->n = m;
-  return 1;
-}
-
-/* Divides u out of the first m >= 2 modes of a: the working modes ws:wd
- * (ws 0 for the last, unbounded one), each with its step and mode; their
- * count, 0 on a divisibility failure or an overflow. */
-static int tile_skip(const tile_mode *a, int m, int64_t u, int64_t *ws,
-                     int64_t *wd, int64_t *step, int *wr)
-{
-  int r, k = 0;
-  int64_t rest = u, q;
-  for (r = 0; r < m - 1; r++) {
-    ws[k] = a->s[r], wd[k] = a->d[r], step[k] = 1, wr[k] = r;
-    if (rest == 1) { k++; continue; }
-    if (!(q = tile_ratio(rest, a->s[r]))) return 0;
-    if (rest >= a->s[r]) { rest = q; continue; }
-    if (cute_mul(a->d[r], rest, &wd[k])) return 0;
-    ws[k] = q, step[k++] = rest;
-    rest = 1;
-  }
-  if (cute_mul(a->d[m - 1], rest, &wd[k])) return 0;
-  ws[k] = 0, step[k] = rest, wr[k] = m - 1;
-  return k + 1;
-}
-
-/* t:u (t >= 1, u >= 1) composed with the mode a: its leaves os:od, their
- * count; 0 to refuse. */
-static int tile_compose(int64_t *os, int64_t *od, const tile_mode *a,
+/* t:u (t >= 1, u >= 1) composed with the target a of at most TILE_LEAVES
+ * modes: its leaves os:od, their count; 0 to refuse. */
+static int tile_compose(int64_t *os, int64_t *od, const cute_target *a,
                         int64_t t, int64_t u)
 {
-  int64_t ws[TILE_LEAVES], wd[TILE_LEAVES], step[TILE_LEAVES], rest = t;
-  int64_t reach = tile_sat_mul(t - 1, u), q, top;
-  int m = a->n, wr[TILE_LEAVES], i, k, n = 0;
-  while (m > 1 && a->r[m - 1] > reach) m--;
+  cute_wmode w[TILE_LEAVES];
+  int m = cute_target_reached(a, cute_sat_mul(t - 1, u)), i, nw, at, n = 0;
+  int64_t top;
   if (m == 1) { /* composition.c multiplies even for t == 1 */
     os[0] = t;
     if (cute_mul(a->d[0], u, &od[0])) return 0;
     if (t == 1) od[0] = 0;
     return 1;
   }
-  if (!(k = tile_skip(a, m, u, ws, wd, step, wr))) return 0;
-  for (i = 0; i < k - 1 && rest > 1; i++) {
-    if (!(q = tile_ratio(rest, ws[i]))) return 0;
-    if (rest < ws[i]) break;
-    rest = q;
-  }
-  ws[i] = rest;
-  for (k = 0; k <= i; k++) {
-    /* No carry between the modes: composition.c's distribute. */
-    if (wr[k] != a->n - 1 && (cute_mul(ws[k] - 1, step[k], &top) ||
-                              top > a->s[wr[k]] - 1))
+  if (cute_target_walk(a, m, t, u, w, &nw, &at) != CUTE_WALK_DONE) return 0;
+  for (i = 0; i < nw; i++) {
+    /* No carry out of a bounded mode: composition.c's distribute. */
+    if (w[i].r != a->n - 1 && (cute_mul(w[i].s - 1, w[i].step, &top) ||
+                               top > a->s[w[i].r] - 1))
       return 0;
-    if (ws[k] != 1) os[n] = ws[k], od[n++] = wd[k];
+    if (w[i].s != 1) os[n] = w[i].s, od[n++] = w[i].d;
   }
   if (n == 0) os[0] = 1, od[0] = 0, n = 1;
   return n;
@@ -486,32 +409,38 @@ static void tile_write(cute_layout *o, const int64_t *s, const int64_t *d,
   o->shape.nleaf = o->stride.nleaf = (uint8_t)nl;
 }
 
-/* The same for a group of n leaves, u > 0: coalesced, then composed.
- * Kept out of line: inlined, its arrays and registers slow the one-leaf
- * modes of the loop that calls it. */
+/* The same for the group of n leaves [lo, lo + n) of A, u > 0:
+ * coalesced, then composed (a shape below 1 is the general path's to
+ * report).  Kept out of line: inlined, its arrays and registers slow the
+ * one-leaf modes of the loop that calls it. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static int tile_group(int64_t *os, int64_t *od, const int64_t *s,
-                      const int64_t *d, int n, int64_t t, int64_t u)
+static int tile_group(int64_t *os, int64_t *od, const cute_layout *A,
+                      int lo, int n, int64_t t, int64_t u)
 {
-  tile_mode a;
-  return tile_coalesce(&a, s, d, n) ? tile_compose(os, od, &a, t, u) : 0;
+  cute_target a;
+  int i;
+  for (i = lo; i < lo + n; i++)
+    if (A->shape.v[i] < 1) return 0;
+  cute_target_coalesce(&a, A, lo, lo + n);
+  return tile_compose(os, od, &a, t, u);
 }
 
-/* t:u (t >= 1, u >= 0) composed with the n leaves s:d of a mode of A:
- * its leaves os:od, their count; 0 to refuse.  A one-leaf mode s:d
+/* t:u (t >= 1, u >= 0) composed with the n leaves [lo, lo + n) of a mode
+ * of A: its leaves os:od, their count; 0 to refuse.  A one-leaf mode s:d
  * (the common case) gives t:d*u, whatever s. */
-static int tile_mode_compose(int64_t *os, int64_t *od, const int64_t *s,
-                             const int64_t *d, int n, int64_t t, int64_t u)
+static int tile_mode_compose(int64_t *os, int64_t *od, const cute_layout *A,
+                             int lo, int n, int64_t t, int64_t u)
 {
-  if (u == 0 || (n == 1 && s[0] >= 1)) {
+  if (u == 0 || (n == 1 && A->shape.v[lo] >= 1)) {
     os[0] = t;
-    if (cute_mul(d[0], u, &od[0])) return 0; /* composition.c's order */
+    /* composition.c's order */
+    if (cute_mul(A->stride.v[lo], u, &od[0])) return 0;
     if (t == 1) od[0] = 0;
     return 1;
   }
-  return tile_group(os, od, s, d, n, t, u);
+  return tile_group(os, od, A, lo, n, t, u);
 }
 
 /* Composition by the flat tiler T in closed form (above); 0 to refuse.
@@ -531,8 +460,7 @@ static int compose_closed(cute_layout *out, const cute_layout *A,
     int64_t t = B->shape.v[0], u = B->stride.v[0];
     if (!cute_tiler_leaf(B) || t < 1 || u < 0 ||
         nl > CUTE_MAX_LEAVES - TILE_LEAVES || !(n = tile_span(as, &p)) ||
-        !(k = tile_mode_compose(s + nl, d + nl, as->v + lo,
-                                A->stride.v + lo, n, t, u)))
+        !(k = tile_mode_compose(s + nl, d + nl, A, lo, n, t, u)))
       return 0;
     cnt[i] = k;
     nl += k;
