@@ -85,8 +85,33 @@ typedef struct cute_flat {
  * (cute_leaves_sort's order; each inserted in its place as it is read:
  * few leaves, no second pass); 0 when those are not integral, have a
  * negative stride or an index stride past 64 bits. */
-int cute_flat_select_sorted(cute_flat *x, const cute_layout *L, int l0,
-                            int l1);
+static inline int cute_flat_select_sorted(cute_flat *x,
+                                          const cute_layout *L, int l0,
+                                          int l1)
+{
+  int i, j, n = 0;
+  int64_t r = 1;
+  if (l1 > CUTE_MAX_LEAVES) return 0;
+  for (i = l0; i < l1; i++) {
+    int64_t s = L->shape.v[i], d = L->stride.v[i];
+    if (d != 0 && L->stride.e[i] != 0) return 0;
+    if (s > 1 && d != 0) {
+      if (d < 0) return 0;
+      for (j = n++; j > 0 && (d < x->d[j - 1] ||
+                              (d == x->d[j - 1] && s < x->s[j - 1])); j--) {
+        x->s[j] = x->s[j - 1];
+        x->d[j] = x->d[j - 1];
+        x->r[j] = x->r[j - 1];
+      }
+      x->s[j] = s;
+      x->d[j] = d;
+      x->r[j] = r;
+    }
+    if (i + 1 < l1 && cute_mul(r, s, &r)) return 0;
+  }
+  x->n = n;
+  return 1;
+}
 /* Appends the mode ms:md to the *n modes s[i]:d[i] as
  * cute_leaves_merge(keep_last) leaves it: a size-1 mode vanishes unless
  * `last`, a mode continuing its predecessor (md = s'*d') joins it.  0
