@@ -76,8 +76,11 @@ typedef struct cutelua_state cutelua_state;
 typedef struct cutelua_options {
   /* Bytes the Lua heap may hold; 0 = unlimited.  An allocation past it
    * fails, so the script gets Lua's "not enough memory" error and the run
-   * call returns CUTELUA_EMEM.  The standard libraries and `cute` need a
-   * few hundred KiB. */
+   * call returns CUTELUA_EMEM; the next run starts with a full collection.
+   * The standard libraries and `cute` need a few hundred KiB.  Freed small
+   * blocks are kept for reuse, up to 64 of each 16-byte size class up to
+   * 1088 bytes (not counted: ~70 KB for a usual script, ~2 MB at most),
+   * until cutelua_close. */
   size_t memory_limit;
   /* Lua VM instructions one run call may execute; 0 = unlimited.  Past it
    * the script stops with "instruction budget exhausted" (CUTELUA_EBUDGET);
