@@ -142,9 +142,14 @@ static cute_status divide1(cute_layout *out, const cute_layout *A,
 /* The closed form of a leaf s:d divided by B; 0 where it does not apply
  * (B not one leaf, a size below 2, a stride not positive, an overflow):
  * divide1 then decides. */
-static int split_leaf(cute_split *q, int64_t s, int64_t d, const cute_layout *B)
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* once a mode of the tile's divide */
+#endif
+static inline int split_leaf(cute_split *q, int64_t s, int64_t d,
+                             const cute_layout *B)
 {
   int64_t t, u, tu, dtu, c;
+  int nr;
   if (!cute_tiler_leaf(B)) return 0;
   t = B->shape.v[0];
   u = B->stride.v[0];
@@ -153,12 +158,11 @@ static int split_leaf(cute_split *q, int64_t s, int64_t d, const cute_layout *B)
     return 0;
   q->t = t;
   q->tile = d * u; /* <= d*t*u */
-  q->nr = 0;
   if (u > 1) {
     q->rs[0] = u;
     q->rd[0] = d;
-    q->nr = 1;
   }
+  nr = u > 1;
   /* tu is nearly always a power of two: shift, a division costs tens of
    * cycles (a third of the whole divide). */
   if ((tu & (tu - 1)) == 0) {
@@ -168,14 +172,15 @@ static int split_leaf(cute_split *q, int64_t s, int64_t d, const cute_layout *B)
     c = s / tu + (s % tu != 0);
   }
   if (c > 1) {
-    q->rs[q->nr] = c;
-    q->rd[q->nr++] = dtu;
+    q->rs[nr] = c;
+    q->rd[nr++] = dtu;
   }
-  if (q->nr == 0) {
+  if (nr == 0) {
     q->rs[0] = 1;
     q->rd[0] = 0;
-    q->nr = 1;
+    nr = 1;
   }
+  q->nr = nr;
   return 1;
 }
 
@@ -416,42 +421,44 @@ static int divide_closed(cute_layout *out, const cute_layout *A,
  * straight into out, ((t0,r0),(t1,r1),...,A's rest); its tokens four
  * bytes at a time (a byte loop costs more): "(xx)" or "(x(x" "xx))",
  * overlapping in one byte.  0 where that does not apply. */
-static int divide_tile(cute_layout *out, const cute_layout *A,
-                       const cute_tiler *T)
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* cute_logical_divide's first try */
+#endif
+static inline int divide_tile(cute_layout *out, const cute_layout *A,
+                              const cute_tiler *T)
 {
   cute_closed c;
   const cute_tuple *as = &A->shape;
-  int i, n = T->n, nt, nl;
+  int i, n = T->n, nt = 1, nl = 0;
   if (n < 1 || n > CUTE_MAX_TILER || n + 2 > as->ntok || as->tok[0] != '(')
     return 0;
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
     if (as->tok[i + 1] != 'x' || A->stride.e[i] ||
         !split_leaf(&c.q[i], as->v[i], A->stride.v[i], &T->mode[i]))
       return 0;
+    nt += c.q[i].nr == 2 ? 7 : 4;
+    nl += 1 + c.q[i].nr;
+  }
   c.tok0 = n + 1;
   c.ntok = as->ntok - 2 - n;
   c.leaf0 = n;
   c.nleaf = as->nleaf - n;
-  for (nt = 1, nl = i = 0; i < n; i++) {
-    nt += c.q[i].nr == 2 ? 7 : 4;
-    nl += 1 + c.q[i].nr;
-  }
   if (nt + c.ntok + 1 > CUTE_MAX_TOKENS || nl + c.nleaf > CUTE_MAX_LEAVES)
     return 0;
-  cute_closed_tail(out, A, &c, nt, nl);
-  for (nl = i = 0; i < n; i++) {
+  if (c.ntok > 0) cute_closed_tail(out, A, &c, nt, nl); /* a matrix: none */
+  out->shape.tok[0] = out->stride.tok[0] = '(';
+  for (nt = 1, nl = i = 0; i < n; i++) {
     const cute_split *q = &c.q[i];
+    int two = q->nr == 2;
     cute_put_leaf(out, nl++, q->t, q->tile);
     cute_put_leaf(out, nl++, q->rs[0], q->rd[0]);
-    if (q->nr == 2) cute_put_leaf(out, nl++, q->rs[1], q->rd[1]);
-  }
-  out->shape.tok[0] = out->stride.tok[0] = '(';
-  for (nt = 1, i = 0; i < n; i++) {
-    int two = c.q[i].nr == 2;
     memcpy(out->shape.tok + nt, two ? "(x(x" : "(xx)", 4);
     memcpy(out->stride.tok + nt, two ? "(x(x" : "(xx)", 4);
-    if (two) memcpy(out->shape.tok + nt + 3, "xx))", 4),
-             memcpy(out->stride.tok + nt + 3, "xx))", 4);
+    if (two) {
+      cute_put_leaf(out, nl++, q->rs[1], q->rd[1]);
+      memcpy(out->shape.tok + nt + 3, "xx))", 4);
+      memcpy(out->stride.tok + nt + 3, "xx))", 4);
+    }
     nt += two ? 7 : 4;
   }
   nt += c.ntok;
