@@ -182,7 +182,11 @@ static cute_status f2_piece_of(f2_piece *p, const cute_layout *A,
     if (bit_length((uint64_t)d) + j > 62)
       return cute_fail_op(err, CUTE_EOVERFLOW, "composition", A, B,
                           "64-bit overflow");
-    if ((st = cute_f2_eval_index(A, d << j, &g[j], err))) return st;
+    if ((st = cute_f2_eval_index(A, d << j, &g[j], err))) {
+      /* A's evaluation names the layout alone: the call is composition */
+      cute_error_context(err, "composition", A, B);
+      return st;
+    }
   }
   while (!((s >> m) & 1)) m++; /* s = 2^m r, r odd */
   for (j = m + 1; j < nb; j++)
