@@ -267,7 +267,7 @@ static int divide_flat(cute_layout *out, const cute_layout *A,
   cute_layout tmp, *r, both;
   cute_span a;
   char why[96];
-  int i, rank = cute_layout_rank(A);
+  int i, rank;
   /* Sum strides compose through stride.c, not composition.c's pass. */
   if (cute_tuple_has_sum(&A->stride)) return 0;
   if (cute_tiler_tok(T, 0) == 'L') {
@@ -277,6 +277,9 @@ static int divide_flat(cute_layout *out, const cute_layout *A,
     return with_rest(&both, A, &a, &T->mode[0]) &&
            !cute_composition(out, A, &both, NULL);
   }
+  /* A's rank (a walk of its tokens) only for a list: a whole-layout
+   * tiler's divide needs none (a twentieth of its cost). */
+  rank = cute_layout_rank(A);
   if (!cute_tiler_is_flat(T) || T->n > rank) return 0;
   r = cute_tiler_target(out, &tmp, A, T);
   r->shape.tok[r->shape.ntok++] = '(';
