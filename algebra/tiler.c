@@ -344,6 +344,17 @@ static int any_sum(const cute_layout *A, const cute_tiler *T)
  * spec/c/test_fast_paths.c checks the two agree. */
 #define TILE_LEAVES 4
 
+/* t:u on one mode of stride d: t:d*u, 1:0 for t = 1; 0 to refuse when
+ * d*u overflows (composition.c multiplies even for t == 1). */
+static inline int tile_one(int64_t *os, int64_t *od, int64_t t, int64_t d,
+                           int64_t u)
+{
+  os[0] = t;
+  if (cute_mul(d, u, &od[0])) return 0;
+  if (t == 1) od[0] = 0;
+  return 1;
+}
+
 /* t:u (t >= 1, u >= 1) composed with the target a of at most TILE_LEAVES
  * modes: its leaves os:od, their count; 0 to refuse. */
 static int tile_compose(int64_t *os, int64_t *od, const cute_target *a,
@@ -352,12 +363,7 @@ static int tile_compose(int64_t *os, int64_t *od, const cute_target *a,
   cute_wmode w[TILE_LEAVES];
   int m = cute_target_reached(a, cute_sat_mul(t - 1, u)), i, nw, at, n = 0;
   int64_t top;
-  if (m == 1) { /* composition.c multiplies even for t == 1 */
-    os[0] = t;
-    if (cute_mul(a->d[0], u, &od[0])) return 0;
-    if (t == 1) od[0] = 0;
-    return 1;
-  }
+  if (m == 1) return tile_one(os, od, t, a->d[0], u);
   if (cute_target_walk(a, m, t, u, w, &nw, &at) != CUTE_WALK_DONE) return 0;
   for (i = 0; i < nw; i++) {
     /* No carry out of a bounded mode: composition.c's distribute. */
@@ -433,13 +439,8 @@ static int tile_group(int64_t *os, int64_t *od, const cute_layout *A,
 static int tile_mode_compose(int64_t *os, int64_t *od, const cute_layout *A,
                              int lo, int n, int64_t t, int64_t u)
 {
-  if (u == 0 || (n == 1 && A->shape.v[lo] >= 1)) {
-    os[0] = t;
-    /* composition.c's order */
-    if (cute_mul(A->stride.v[lo], u, &od[0])) return 0;
-    if (t == 1) od[0] = 0;
-    return 1;
-  }
+  if (u == 0 || (n == 1 && A->shape.v[lo] >= 1))
+    return tile_one(os, od, t, A->stride.v[lo], u);
   return tile_group(os, od, A, lo, n, t, u);
 }
 

@@ -199,7 +199,6 @@ static int read_at(reader *r, int idx, int depth)
   cute_tiler *T = r->T;
   const cute_layout *l = NULL;
   lua_Integer v = 0;
-  int isint;
   switch (lua_type(L, idx)) {
   case LUA_TLIGHTUSERDATA:
     if (!cutelua_isunderscore(L, idx)) break;
@@ -212,8 +211,7 @@ static int read_at(reader *r, int idx, int depth)
     l = cutelua_testlayout(L, idx);
     break;
   case LUA_TNUMBER:
-    v = lua_tointegerx(L, idx, &isint);
-    if (!isint) v = 0;
+    if (!cutelua_tointeger(L, idx, &v)) v = 0;
     break;
   }
   if (r->fast && (T->n >= CUTE_MAX_TILER || (!l && v <= 0))) return 0;

@@ -287,14 +287,12 @@ static cute_status check_sequence(lua_State *L, int idx, lua_Integer n,
 static int flat_leaf(lua_State *L, int idx, int64_t *v)
 {
   lua_Integer i;
-  int isint, t = lua_type(L, idx);
-  if (t == LUA_TNUMBER && (i = lua_tointegerx(L, idx, &isint), isint) &&
-      i != CUTE_UNDERSCORE) {
+  if (cutelua_tointeger(L, idx, &i) && i != CUTE_UNDERSCORE) {
     *v = (int64_t)i;
     return 1;
   }
   *v = CUTE_UNDERSCORE;
-  return t == LUA_TLIGHTUSERDATA && cutelua_isunderscore(L, idx);
+  return cutelua_isunderscore(L, idx);
 }
 
 static int flat_close(cute_tuple *t, int n, int ok)
