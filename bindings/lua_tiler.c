@@ -111,24 +111,30 @@ static const char *what(lua_State *L, int idx)
 }
 
 static int read_at(reader *r, int idx, int depth);
+static int put_layout(reader *r, const cute_layout *l, lua_Integer v);
 
 /* The fast pass over a list: tilers are almost always table constructors
  * ({4, 2}, {A, {2, _}}), whose elements lua_next gives in order 1..n from
  * the array part, so one pass reads keys and elements.  Keys 1..n and no
  * others are the list read_list asks for; anything else (other keys, keys
  * out of order, a bad element, a limit) returns 0, and check_tiler reads
- * the tiler again by read_list, which names what is wrong. */
+ * the tiler again by read_list, which names what is wrong.  A key must be
+ * an integer, not a string that converts to one ({["1"] = 4} is no list).
+ * An element that is an integer n > 0, the usual one, is n:1 written here
+ * without read_at's tests. */
 static int fast_list(reader *r, int idx, int depth)
 {
   lua_State *L = r->L;
-  lua_Integer i = 0;
-  int isint;
+  lua_Integer i = 0, v;
   if (depth >= CUTE_MAX_DEPTH || !add_tok(r, '<')) return 0;
   lua_pushnil(L);
   while (lua_next(L, idx)) {
-    if (lua_tointegerx(L, -2, &isint) != ++i || !isint ||
-        !read_at(r, lua_gettop(L), depth + 1))
+    if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) != ++i) return 0;
+    if (lua_isinteger(L, -1) && (v = lua_tointeger(L, -1)) > 0) {
+      if (!put_layout(r, NULL, v)) return 0;
+    } else if (!read_at(r, lua_gettop(L), depth + 1)) {
       return 0;
+    }
     lua_pop(L, 1);
   }
   return add_tok(r, '>');
@@ -190,13 +196,35 @@ static void not_a_tiler(reader *r, int idx)
   tiler_fail(L, r->op, r->targ, lua_tostring(L, -1));
 }
 
-/* One element, by its Lua type: an integer n > 0 is n:1, written in
- * place; a Layout is copied (its used tokens and leaves only).  1, or 0
- * when the fast pass gives up; the other pass raises instead. */
+/* Appends the layout l, or n:1 for l NULL (v > 0), to the tiler: a
+ * Layout is copied (its used tokens and leaves only).  1, or 0 past the
+ * limit in the fast pass; the other pass raises instead (the limit is
+ * named before an element past it is judged). */
+static int put_layout(reader *r, const cute_layout *l, lua_Integer v)
+{
+  cute_tiler *T = r->T;
+  if (T->n >= CUTE_MAX_TILER) {
+    if (r->fast) return 0;
+    tiler_fail(r->L, r->op, r->targ, lua_pushfstring(r->L, "tiler has more "
+               "than %d layouts (CUTE_MAX_TILER)", CUTE_MAX_TILER));
+  }
+  if (l) {
+    cute_tuple_copy(&T->mode[T->n].shape, &l->shape);
+    cute_tuple_copy(&T->mode[T->n].stride, &l->stride);
+  } else {
+    cute_tuple_int(&T->mode[T->n].shape, (int64_t)v);
+    cute_tuple_int(&T->mode[T->n].stride, 1);
+  }
+  T->n++;
+  return add_tok(r, 'L');
+}
+
+/* One element, by its Lua type: an integer n > 0 is n:1, a Layout
+ * itself.  1, or 0 when the fast pass gives up; the other pass raises
+ * instead. */
 static int read_at(reader *r, int idx, int depth)
 {
   lua_State *L = r->L;
-  cute_tiler *T = r->T;
   const cute_layout *l = NULL;
   lua_Integer v = 0;
   switch (lua_type(L, idx)) {
@@ -214,21 +242,10 @@ static int read_at(reader *r, int idx, int depth)
     if (!cutelua_tointeger(L, idx, &v)) v = 0;
     break;
   }
-  if (r->fast && (T->n >= CUTE_MAX_TILER || (!l && v <= 0))) return 0;
-  if (T->n >= CUTE_MAX_TILER)
-    tiler_fail(L, r->op, r->targ, lua_pushfstring(L, "tiler has more than "
-               "%d layouts (CUTE_MAX_TILER)", CUTE_MAX_TILER));
-  if (l) {
-    cute_tuple_copy(&T->mode[T->n].shape, &l->shape);
-    cute_tuple_copy(&T->mode[T->n].stride, &l->stride);
-  } else if (v > 0) {
-    cute_tuple_int(&T->mode[T->n].shape, (int64_t)v);
-    cute_tuple_int(&T->mode[T->n].stride, 1);
-  } else {
-    not_a_tiler(r, idx);
-  }
-  T->n++;
-  return add_tok(r, 'L');
+  if (l || v > 0 || r->T->n >= CUTE_MAX_TILER) return put_layout(r, l, v);
+  if (r->fast) return 0;
+  not_a_tiler(r, idx);
+  return 0;
 }
 
 /* A Lua C function has LUA_MINSTACK free slots; the fast pass takes two

@@ -312,17 +312,18 @@ static int flat_close(cute_tuple *t, int n, int ok)
 
 /* The list table at idx as a flat tuple in one pass of lua_next, which
  * gives a table constructor's elements in order 1..n (its array part):
- * each key must be the next integer, each value a flat leaf.  Keys 1..n
+ * each key must be the next integer (not a string that converts to one:
+ * {["1"] = 4} is no list), each value a flat leaf.  Keys 1..n
  * and no others are the list check_sequence asks for.  0 (anything else:
  * other keys, keys out of order, a nested or bad value) leaves the table
  * to check_sequence and the builder. */
 static int flat_table(lua_State *L, int idx, cute_tuple *t)
 {
-  int n = 0, ok = 1, isint, top = lua_gettop(L);
+  int n = 0, ok = 1, top = lua_gettop(L);
   lua_pushnil(L);
   while (ok && lua_next(L, idx)) {
-    ok = n < CUTE_MAX_LEAVES && lua_tointegerx(L, -2, &isint) == n + 1 &&
-         isint && flat_leaf(L, -1, &t->v[n]);
+    ok = n < CUTE_MAX_LEAVES && lua_isinteger(L, -2) &&
+         lua_tointeger(L, -2) == n + 1 && flat_leaf(L, -1, &t->v[n]);
     n++;
     lua_pop(L, 1);
   }

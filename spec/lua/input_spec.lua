@@ -83,6 +83,10 @@ describe("tuple tables", function()
     assert.matches('key "n"', err(L, {4, {2, n = 2}}), 1, true)
     assert.matches('key "x"', err(L "(4,8):(1,4)", {1, x = 1}), 1, true)
     assert.matches('key "x"', err(cute.crd2idx, {1, 2}, {4, 8, x = 1}), 1, true)
+    -- a string key that converts to an integer is still no list index
+    assert.matches('tuple: key "1" is outside the list 1..0',
+                   err(L "(4,8):(1,4)", {["1"] = 2}), 1, true)
+    assert.matches('key "1"', err(cute.local_tile, L "(4,8):(1,4)", {2, 4}, {["1"] = 0}), 1, true)
     assert.matches('key 0', err(L, {[0] = 2, 4, 8}), 1, true)
     assert.matches('key "x"', err(L, {x = 1}), 1, true)
   end)
@@ -185,6 +189,10 @@ describe("tilers", function()
                    err(cute.logical_product, L "(2,2,2)", {2, nil, 2}), 1, true)
     assert.matches('tiler key "n"',
                    err(cute.zipped_divide, L "((4,2),8)", {{2, n = 1}}), 1, true)
+    assert.matches('tiler key "1" is outside the list 1..0',
+                   err(cute.logical_divide, A, {["1"] = 2}), 1, true)
+    assert.matches('tiler key "2" is outside the list 1..1',
+                   err(cute.composition, A, {2, ["2"] = 4}), 1, true)
   end)
 end)
 
