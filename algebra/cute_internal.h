@@ -49,6 +49,17 @@ static inline int64_t cute_divmod(int64_t a, int64_t b, int64_t *rem)
   return a / b;
 }
 
+/* The leaf half of cute_tuple_check: every basis path valid.  For a tuple
+ * whose tokens are known well formed (a stride with its shape's tokens). */
+cute_status cute_tuple_check_leaves(const cute_tuple *t, cute_error *err);
+
+/* cute_tuple_natural of a coordinate and a shape already known well formed
+ * (cute_tuple_check): the walk without the checks, for callers that have
+ * made them (a layout's evaluation checks its shape with its stride). */
+cute_status cute_tuple_natural_checked(int64_t *c, const cute_tuple *crd,
+                                       const cute_tuple *shape,
+                                       int allow_underscore, cute_error *err);
+
 /* cute_fail, the message helper every check below builds on, is public
  * (cute.h): the bindings report their operand errors through it. */
 

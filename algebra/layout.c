@@ -194,8 +194,7 @@ cute_status cute_layout_eval_index(const cute_layout *L, int64_t index,
     } else if (s[k] <= 0) {
       return check_leaves(L, "layout", err);
     } else if (i >= 0) {
-      c = i % s[k];
-      i /= s[k];
+      i = cute_divmod(i, s[k], &c);
     } else {
       c = cute_floormod(i, s[k]);
       i = cute_floordiv(i, s[k]);
@@ -290,13 +289,19 @@ static cute_status inner_product(cute_tuple *out, const int64_t *c,
   return st;
 }
 
-/* Guards the walks below against hand-made malformed layouts. */
+/* Guards the walks below against hand-made malformed layouts.  A stride
+ * whose tokens are its shape's (every layout the library makes) is well
+ * formed with the shape: only its leaves are left to check. */
 static cute_status check_form(const cute_layout *L, cute_error *err)
 {
+  const cute_tuple *s = &L->shape, *d = &L->stride;
   cute_status st;
-  if ((st = cute_tuple_check(&L->shape, err)) ||
-      (st = cute_tuple_check(&L->stride, err)))
-    return st;
+  if ((st = cute_tuple_check(s, err))) return st;
+  if (d->ntok == s->ntok && memcmp(d->tok, s->tok, s->ntok) == 0)
+    st = cute_tuple_check_leaves(d, err);
+  else
+    st = cute_tuple_check(d, err);
+  if (st) return st;
   if (L->shape.nleaf != L->stride.nleaf)
     return cute_fail(err, CUTE_ERANK, "layout: shape and stride are not "
                      "congruent");
@@ -309,7 +314,8 @@ cute_status cute_layout_eval(const cute_layout *L, const cute_tuple *crd,
   int64_t c[CUTE_MAX_LEAVES];
   cute_status st;
   if ((st = check_form(L, err))) return st;
-  if ((st = cute_tuple_natural(c, crd, &L->shape, 0, err))) {
+  if ((st = cute_tuple_check(crd, err)) ||
+      (st = cute_tuple_natural_checked(c, crd, &L->shape, 0, err))) {
     cute_error_context(err, "layout", L, NULL);
     return st;
   }
@@ -371,7 +377,8 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
   cute_layout r;
   cute_status st;
   if ((st = check_form(L, err))) return st;
-  if ((st = cute_tuple_natural(c, crd, &L->shape, 1, err))) {
+  if ((st = cute_tuple_check(crd, err)) ||
+      (st = cute_tuple_natural_checked(c, crd, &L->shape, 1, err))) {
     cute_error_context(err, "slice", L, NULL);
     return st;
   }

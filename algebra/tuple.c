@@ -176,30 +176,49 @@ cute_status cute_tuple_make(cute_tuple *t, const cute_tuple *const *xs, int n,
 
 /* -------------------------------------------------------------- access -- */
 
+/* Each byte's depth step (+1 '(', -1 ')') and whether it is a token at
+ * all, for cute_tuple_check. */
+static const signed char tok_step[256] = {['('] = 1, [')'] = -1};
+static const unsigned char tok_valid[256] = {['('] = 1, [')'] = 1, ['x'] = 1};
+
 cute_status cute_tuple_check(const cute_tuple *t, cute_error *err)
 {
-  int i, d = 0, m = 0, n = 0, bad = 0;
+  int i, d = 0, lo = 1, hi = 0, n = 0, ok = 1, last = t->ntok - 1;
   if (t->ntok > CUTE_MAX_TOKENS || t->nleaf > CUTE_MAX_LEAVES)
     return cute_fail(err, CUTE_ELIMIT, "tuple: more than %d tokens "
                      "(CUTE_MAX_TOKENS) or %d leaves (CUTE_MAX_LEAVES)",
                      CUTE_MAX_TOKENS, CUTE_MAX_LEAVES);
-  /* Without a branch per token (this check runs on every operand of the
-   * by-mode operations): a bad token, a depth below 0 or a second root
-   * (depth 0 before the last token) marks the string malformed. */
-  for (i = 0; i < t->ntok; i++) {
-    char c = t->tok[i];
-    d += (c == '(') - (c == ')');
+  /* Without a branch per token (this check runs on every operand): well
+   * formed is one root, so every depth before the last token is >= 1
+   * (none below 0, no second root) and the last brings it to 0. */
+  for (i = 0; i < last; i++) {
+    unsigned char c = (unsigned char)t->tok[i];
+    d += tok_step[c];
+    ok &= tok_valid[c];
     n += c == 'x';
-    bad |= (c != '(' && c != ')' && c != 'x') | (d < 0) |
-           (d == 0 && i != t->ntok - 1);
-    m = d > m ? d : m;
+    lo = d < lo ? d : lo;
+    hi = d > hi ? d : hi;
   }
-  if (t->ntok == 0 || bad || d != 0 || n != t->nleaf)
+  if (last >= 0) {
+    unsigned char c = (unsigned char)t->tok[last];
+    d += tok_step[c];
+    ok &= tok_valid[c];
+    n += c == 'x';
+  }
+  if (last < 0 || !ok || lo < 1 || d != 0 || n != t->nleaf)
     return cute_fail(err, CUTE_EINVAL, "tuple: malformed token string");
-  if (m > CUTE_MAX_DEPTH)
+  if (hi > CUTE_MAX_DEPTH)
     return cute_fail(err, CUTE_ELIMIT, "tuple: depth above %d "
                      "(CUTE_MAX_DEPTH)", CUTE_MAX_DEPTH);
-  for (i = 0; i < n; i++)
+  return cute_tuple_check_leaves(t, err);
+}
+
+cute_status cute_tuple_check_leaves(const cute_tuple *t, cute_error *err)
+{
+  int i, n = t->nleaf < CUTE_MAX_LEAVES ? t->nleaf : CUTE_MAX_LEAVES;
+  cute_basis any = 0;
+  for (i = 0; i < n; i++) any |= t->e[i];
+  for (i = 0; any != 0 && i < n; i++) /* integers (nearly all) skip it */
     if (!basis_valid(t->v[i], t->e[i]))
       return cute_fail(err, CUTE_ELIMIT, "tuple: invalid basis path");
   return CUTE_OK;
@@ -441,7 +460,9 @@ int cute_compatible(const cute_tuple *a, const cute_tuple *b)
 /* ----------------------------------------------------- coordinate maps -- */
 
 /* c[0..n) = idx spread colexicographically over shape leaves s[0..n), the
- * last one absorbing the rest (floor division: negative indices too). */
+ * last one absorbing the rest (floor division: negative indices too).  A
+ * leaf 2^k (nearly every shape) takes a mask and an arithmetic shift,
+ * which are floor mod and floor division for any sign. */
 static cute_status spread(int64_t *c, int64_t idx, const int64_t *s, int n,
                           cute_error *err)
 {
@@ -450,6 +471,11 @@ static cute_status spread(int64_t *c, int64_t idx, const int64_t *s, int n,
     if (s[k] <= 0)
       return cute_fail(err, CUTE_EINVAL, "shape leaf %lld is not positive",
                        (long long)s[k]);
+    if ((s[k] & (s[k] - 1)) == 0) {
+      c[k] = idx & (s[k] - 1);
+      idx >>= __builtin_ctzll((uint64_t)s[k]);
+      continue;
+    }
     c[k] = cute_floormod(idx, s[k]);
     idx = cute_floordiv(idx, s[k]);
   }
@@ -461,12 +487,20 @@ cute_status cute_tuple_natural(int64_t *c, const cute_tuple *crd,
                                const cute_tuple *shape, int allow_underscore,
                                cute_error *err)
 {
-  int pc = 0, ps = 0, lc = 0, ls = 0, n, q;
-  char b1[256], b2[256];
   cute_status st;
   if ((st = cute_tuple_check(crd, err)) ||
       (st = cute_tuple_check(shape, err)))
     return st;
+  return cute_tuple_natural_checked(c, crd, shape, allow_underscore, err);
+}
+
+cute_status cute_tuple_natural_checked(int64_t *c, const cute_tuple *crd,
+                                       const cute_tuple *shape,
+                                       int allow_underscore, cute_error *err)
+{
+  int pc = 0, ps = 0, lc = 0, ls = 0, n, q;
+  char b1[256], b2[256];
+  cute_status st;
   while (pc < crd->ntok && ps < shape->ntok) {
     char tc = crd->tok[pc], ts = shape->tok[ps];
     if (tc == 'x' && ts != ')') {

@@ -1,8 +1,11 @@
 --- bench/lua/compose.lua -- the speed of the Lua API, and its overhead over
 -- the C algebra: each call is timed through Lua and, where it has one, its
 -- C call alone (bench/lua/ctime.c, built as build/bench/lua-ctime, on the
--- same operands), so the table shows what Lua adds.  Prints ns/op; not a
--- test.
+-- same operands), so the table shows what Lua adds.  A call whose
+-- arguments are table literals ({16, 4}) also pays for building and
+-- collecting them, which Lua charges to the call site: the calls with
+-- tables built once and the literal alone show that part apart.  Prints
+-- ns/op; not a test.
 --
 --   build/vm/cutelua bench/lua/compose.lua [seconds-per-case [lua-ctime]]
 --   LUA_PATH='stdlib/?.lua;stdlib/?/init.lua' LUA_CPATH='build/lua/?.so' \
@@ -35,6 +38,9 @@ local t = {
 local L = {}
 for k, s in pairs(t) do L[k] = cute.layout(s) end
 local A, B = L.A, L.B
+-- Tables built once, to time what the call adds apart from the table
+-- literal a call site builds (and collects) on every call.
+local T164, T1288, C1_ = {16, 4}, {128, 8}, {1, cute._}
 
 -- {name, Lua call, C call (ctime.c's "op|operand|..."), or none}
 local cases = {
@@ -75,6 +81,14 @@ local cases = {
   {"local_tile((512,64), <128,8>, (1,_))", function()
      return cute.local_tile(L.MA, {128, 8}, {1, cute._}) end,
    "local_tile|" .. t.MA .. "|<128:1,8:1>|(1,_)"},
+  -- the same two calls with their tables built once, and a literal alone
+  {"logical_divide((128,128), T)", function()
+     return cute.logical_divide(L.M128, T164) end,
+   "logical_divide|" .. t.M128 .. "|<16:1,4:1>"},
+  {"local_tile((512,64), T, C)", function()
+     return cute.local_tile(L.MA, T1288, C1_) end,
+   "local_tile|" .. t.MA .. "|<128:1,8:1>|(1,_)"},
+  {"{16, 4} alone (a literal, no call)", function() return {16, 4} end},
 }
 
 -- The C times, one popen of lua-ctime for all cases; "-" where there is

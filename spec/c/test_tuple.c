@@ -344,6 +344,9 @@ static void test_roundtrip(void)
     if (cute_idx2crd(&c, i, &l.shape, &e) || !cute_congruent(&c, &l.shape) ||
         cute_crd2idx(&j, &c, &l.shape, &e) || j != i)
       bad++;
+    /* floor division: every leaf but the last in [0, s), any sign of i */
+    for (k = 0; k + 1 < c.nleaf; k++)
+      bad += c.v[k] < 0 || c.v[k] >= l.shape.v[k];
     /* A random in-bounds natural coordinate. */
     c = l.shape;
     for (k = 0; k < c.nleaf; k++) c.v[k] = rng_range(&r, 0, l.shape.v[k] - 1);
@@ -357,6 +360,62 @@ static void test_roundtrip(void)
   CHECK(bad == 0, "%d round-trip failures over 10000 random shapes", bad);
 }
 
+/* The reference grammar of a token string: elem = 'x' | '(' elem* ')',
+ * one elem in all; returns the position after elem p, -1 if none. */
+static int ref_elem(const char *t, int n, int p, int depth, int *maxd)
+{
+  if (p >= n) return -1;
+  if (t[p] == 'x') return p + 1;
+  if (t[p] != '(') return -1;
+  if (depth + 1 > *maxd) *maxd = depth + 1;
+  for (p++; p < n && t[p] != ')';)
+    if ((p = ref_elem(t, n, p, depth + 1, maxd)) < 0) return -1;
+  return p < n ? p + 1 : -1;
+}
+
+/* cute_tuple_check against the grammar above on every token string of up
+ * to 9 tokens over "()x" and on random ones with other bytes and depths
+ * past the limit: the status, and a leaf count that differs is refused. */
+static void test_check_brute(void)
+{
+  static const char alpha[] = "()x";
+  test_rng r;
+  int len, bad = 0, total = 0;
+  rng_seed(&r, 7);
+  for (len = 1; len <= 9 + 40; len++) {
+    long code, ncodes = 1;
+    int i;
+    for (i = 0; i < len && len <= 9; i++) ncodes *= 3;
+    if (len > 9) ncodes = 2000;
+    for (code = 0; code < ncodes; code++) {
+      cute_tuple t;
+      long c = code;
+      int x = 0, maxd = 0, end, want;
+      cute_tuple_clear(&t);
+      for (i = 0; i < len; i++, c /= 3) {
+        t.tok[i] = len <= 9 ? alpha[c % 3] : alpha[rng_range(&r, 0, 2)];
+        if (len > 9 && rng_range(&r, 0, 200) == 0) t.tok[i] = 'y';
+        x += t.tok[i] == 'x';
+      }
+      t.ntok = (uint8_t)len;
+      t.nleaf = (uint8_t)(x <= CUTE_MAX_LEAVES ? x : CUTE_MAX_LEAVES);
+      for (i = 0; i < t.nleaf; i++) t.v[i] = 1, t.e[i] = 0;
+      end = ref_elem(t.tok, len, 0, 0, &maxd);
+      want = x > CUTE_MAX_LEAVES ? CUTE_EINVAL /* counts disagree */
+             : end != len ? CUTE_EINVAL
+             : maxd > CUTE_MAX_DEPTH ? CUTE_ELIMIT : CUTE_OK;
+      bad += cute_tuple_check(&t, NULL) != (cute_status)want;
+      if (want == CUTE_OK && t.nleaf > 0) {
+        t.nleaf--; /* one leaf fewer than its tokens say */
+        bad += cute_tuple_check(&t, NULL) != CUTE_EINVAL;
+      }
+      total++;
+    }
+  }
+  CHECK(bad == 0, "cute_tuple_check disagrees with the grammar on %d of "
+        "%d token strings", bad, total);
+}
+
 int main(void)
 {
   test_builder();
@@ -366,5 +425,6 @@ int main(void)
   test_extended();
   test_long_operands();
   test_roundtrip();
+  test_check_brute();
   return test_finish();
 }
