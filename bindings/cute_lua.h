@@ -4,7 +4,8 @@
  * the cutelua program and embedding hosts.
  *
  * Values as Lua sees them:
- *   Layout          full userdata holding one cute_layout, metatable
+ *   Layout          full userdata holding one cute_layout at its start
+ *                   (a tag of the bindings follows it), metatable
  *                   CUTELUA_LAYOUT; Swizzle and ComposedLayout likewise.
  *   tuple           a Lua integer (a leaf) or a table of tuples {4,{2,2}};
  *                   a scaled-basis leaf a@i is a cute.E userdata, the slice

@@ -7,7 +7,7 @@
  *   A(22), A(2, 5), A({{0,1},{1,1}})   --> 26 26 26   (paper 2.4.1)
  *   A(1, cute._)                       --> (4,2):(2,16)   1
  *
- * A userdata is exactly one cute_layout (one allocation, no uservalues);
+ * A userdata is one cute_layout and a tag (one allocation, no uservalues);
  * results are computed straight into a fresh userdata.
  */
 #include "lua_internal.h"
@@ -15,14 +15,33 @@
 #include <limits.h>
 #include <string.h>
 
+/* A Layout userdata: its cute_layout first (hosts read it with
+ * lua_touserdata, cute_lua.h), then the tag of the copy of the bindings
+ * that made it.  The tag is the class test's first try, before the
+ * metatable's mark (cutelua_testclass): a full userdata of this size
+ * ending in this copy's tag is a Layout, as only new_layout writes the
+ * tag and a script cannot write a userdata's bytes.  It costs a third of
+ * the mark's test, and every operand takes it.  A Layout made by another
+ * copy (cute/cuda/core.so) carries that copy's tag and passes by the
+ * mark. */
+typedef struct layout_ud {
+  cute_layout l;
+  const void *tag;
+} layout_ud;
+static const char layout_tag = 'L';
+
 cute_layout *cutelua_testlayout(lua_State *L, int idx)
 {
+  layout_ud *u = lua_touserdata(L, idx);
+  if (u != NULL && lua_rawlen(L, idx) == sizeof *u && u->tag == &layout_tag)
+    return &u->l;
   return cutelua_testclass(L, idx, CUTELUA_CLASS_LAYOUT);
 }
 
 cute_layout *cutelua_checklayout(lua_State *L, int idx)
 {
-  return cutelua_checkclass(L, idx, CUTELUA_CLASS_LAYOUT);
+  cute_layout *l = cutelua_testlayout(L, idx);
+  return l ? l : cutelua_checkclass(L, idx, CUTELUA_CLASS_LAYOUT);
 }
 
 /* A fresh userdata holding l, or the empty layout for NULL.  Only the
@@ -30,7 +49,9 @@ cute_layout *cutelua_checklayout(lua_State *L, int idx)
  * of it unused capacity. */
 static cute_layout *new_layout(lua_State *L, const cute_layout *l)
 {
-  cute_layout *u = lua_newuserdatauv(L, sizeof *u, 0);
+  layout_ud *ud = lua_newuserdatauv(L, sizeof *ud, 0);
+  cute_layout *u = &ud->l;
+  ud->tag = &layout_tag;
   if (l) {
     cute_tuple_copy(&u->shape, &l->shape);
     cute_tuple_copy(&u->stride, &l->stride);

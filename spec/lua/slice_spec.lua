@@ -103,5 +103,13 @@ describe("the marker _", function()
     S, off = copy.layout "(3,4):(1,3)"(_, 2)
     assert.equal("(3):(1)", tostring(S))
     assert.equal(6, off)
+    -- each copy's Layouts are the other's (each tags its own, and reads
+    -- the other's by the metatable's mark)
+    local B = copy.layout "(3,2):(2,6)"
+    assert.equal("(3,2):(2,6)", tostring(cute.composition(A, B)))
+    assert.equal("(3,2):(2,6)", tostring(copy.composition(A, B)))
+    assert.equal("(3,4):(2,6)", tostring(copy.composition(B, A)))
+    assert.equal("12:1", tostring(copy.coalesce(A)))
+    assert.equal("6:2", tostring(cute.coalesce(B)))
   end)
 end)
