@@ -49,6 +49,14 @@ static inline int64_t cute_divmod(int64_t a, int64_t b, int64_t *rem)
   return a / b;
 }
 
+/* cute_tuple_open, _close and _leaf for a caller that knows the tuple's
+ * open depth d (its '(' less its ')'): the same checks and messages,
+ * without counting d from the tokens on every step (text_parse.c). */
+cute_status cute_tuple_open_at(cute_tuple *t, int d, cute_error *err);
+cute_status cute_tuple_close_at(cute_tuple *t, int d, cute_error *err);
+cute_status cute_tuple_leaf_at(cute_tuple *t, int d, int64_t v, cute_basis e,
+                               cute_error *err);
+
 /* The leaf half of cute_tuple_check: every basis path valid.  For a tuple
  * whose tokens are known well formed (a stride with its shape's tokens). */
 cute_status cute_tuple_check_leaves(const cute_tuple *t, cute_error *err);

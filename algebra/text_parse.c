@@ -316,7 +316,8 @@ static cute_status tuple_element(parser *P, cute_tuple *t, int *depth)
   skip_ws(P);
   at = P->p;
   if (accept(P, '(')) {
-    if ((st = locate(P, cute_tuple_open(t, P->err), at)) == CUTE_OK)
+    if ((st = locate(P, cute_tuple_open_at(t, *depth, P->err), at)) ==
+        CUTE_OK)
       ++*depth;
     return st;
   }
@@ -325,7 +326,7 @@ static cute_status tuple_element(parser *P, cute_tuple *t, int *depth)
   if ((st = read_leaf(P, &v, &e)) != CUTE_OK ||
       (st = read_sum(P, at, &v, &e)) != CUTE_OK)
     return st;
-  return locate(P, cute_tuple_leaf(t, v, e, P->err), at);
+  return locate(P, cute_tuple_leaf_at(t, *depth, v, e, P->err), at);
 }
 
 /* After '(' or ',' comes an element, except that "()" closes at once;
@@ -348,7 +349,8 @@ static cute_status read_tuple(parser *P, cute_tuple *t)
       return CUTE_OK;
     skip_ws(P);
     if (*P->p == ')') {
-      if ((st = locate(P, cute_tuple_close(t, P->err), P->p)) != CUTE_OK)
+      if ((st = locate(P, cute_tuple_close_at(t, depth, P->err), P->p)) !=
+          CUTE_OK)
         return st;
       P->p++;
       depth--;

@@ -32,12 +32,16 @@ static int skip_elem(const cute_tuple *t, int p, int *nleaf)
   return p;
 }
 
-/* Current nesting depth of a tuple under construction. */
+/* Each byte's depth step: +1 '(', -1 ')', 0 else (cute_tuple_check,
+ * open_depth). */
+static const signed char tok_step[256] = {['('] = 1, [')'] = -1};
+
+/* Current nesting depth of a tuple under construction: a sum of steps
+ * without a branch a token, as the builder takes it on every element. */
 static int open_depth(const cute_tuple *t)
 {
-  int i, d = 0;
-  for (i = 0; i < NTOK(t); i++)
-    d += t->tok[i] == '(' ? 1 : t->tok[i] == ')' ? -1 : 0;
+  int i, d = 0, n = NTOK(t);
+  for (i = 0; i < n; i++) d += tok_step[(unsigned char)t->tok[i]];
   return d;
 }
 
@@ -90,12 +94,12 @@ cute_status cute_tuple_int(cute_tuple *t, int64_t v)
   return CUTE_OK;
 }
 
-/* A new element may start when the tuple is empty or a group is open.  The
- * ')' of every open group is reserved, so a tuple can always be closed. */
-static cute_status can_add(const cute_tuple *t, int ntok, int nleaf,
+/* A new element may start when the tuple is empty or a group is open (d,
+ * the open depth, > 0).  The ')' of every open group is reserved, so a
+ * tuple can always be closed. */
+static cute_status can_add(const cute_tuple *t, int d, int ntok, int nleaf,
                            int depth, cute_error *err)
 {
-  int d = open_depth(t);
   if (t->ntok > 0 && d == 0)
     return cute_fail(err, CUTE_EINVAL,
                      "tuple builder: element after a complete tuple");
@@ -111,28 +115,31 @@ static cute_status can_add(const cute_tuple *t, int ntok, int nleaf,
   return CUTE_OK;
 }
 
-cute_status cute_tuple_open(cute_tuple *t, cute_error *err)
+/* The builder's steps take the open depth d from callers that count it
+ * (the parser), and count it themselves otherwise: counting re-reads the
+ * tokens, which made building quadratic. */
+cute_status cute_tuple_open_at(cute_tuple *t, int d, cute_error *err)
 {
-  cute_status st = can_add(t, 2, 0, 1, err);
+  cute_status st = can_add(t, d, 2, 0, 1, err);
   if (st) return st;
   t->tok[t->ntok++] = '(';
   return CUTE_OK;
 }
 
-cute_status cute_tuple_close(cute_tuple *t, cute_error *err)
+cute_status cute_tuple_close_at(cute_tuple *t, int d, cute_error *err)
 {
-  if (open_depth(t) <= 0)
+  if (d <= 0)
     return cute_fail(err, CUTE_EINVAL, "tuple builder: ')' without '('");
   t->tok[t->ntok++] = ')';
   return CUTE_OK;
 }
 
-cute_status cute_tuple_leaf(cute_tuple *t, int64_t v, cute_basis e,
-                            cute_error *err)
+cute_status cute_tuple_leaf_at(cute_tuple *t, int d, int64_t v,
+                               cute_basis e, cute_error *err)
 {
-  cute_status st = can_add(t, 1, 1, 0, err);
+  cute_status st = can_add(t, d, 1, 1, 0, err);
   if (st) return st;
-  if (!basis_valid(v, e))
+  if (e != 0 && !basis_valid(v, e))
     return cute_fail(err, CUTE_ELIMIT,
                      "tuple: basis path deeper than %d "
                      "(CUTE_MAX_BASIS_DEPTH) or index above %d "
@@ -144,15 +151,32 @@ cute_status cute_tuple_leaf(cute_tuple *t, int64_t v, cute_basis e,
   return CUTE_OK;
 }
 
+cute_status cute_tuple_open(cute_tuple *t, cute_error *err)
+{
+  return cute_tuple_open_at(t, open_depth(t), err);
+}
+
+cute_status cute_tuple_close(cute_tuple *t, cute_error *err)
+{
+  return cute_tuple_close_at(t, open_depth(t), err);
+}
+
+cute_status cute_tuple_leaf(cute_tuple *t, int64_t v, cute_basis e,
+                            cute_error *err)
+{
+  return cute_tuple_leaf_at(t, open_depth(t), v, e, err);
+}
+
 cute_status cute_tuple_push(cute_tuple *t, const cute_tuple *sub,
                             cute_error *err)
 {
   cute_status st;
-  if (open_depth(t) == 0)
+  int d = open_depth(t);
+  if (d == 0)
     return cute_fail(err, CUTE_EINVAL, "tuple builder: push outside a group");
   if ((st = cute_tuple_check(sub, err))) return st;
-  st = can_add(t, sub->ntok, sub->nleaf,
-               tok_depth(sub->tok, sub->ntok), err);
+  st = can_add(t, d, sub->ntok, sub->nleaf, tok_depth(sub->tok, sub->ntok),
+               err);
   if (st) return st;
   memcpy(t->tok + t->ntok, sub->tok, sub->ntok);
   memcpy(t->v + t->nleaf, sub->v, sub->nleaf * sizeof t->v[0]);
@@ -176,9 +200,7 @@ cute_status cute_tuple_make(cute_tuple *t, const cute_tuple *const *xs, int n,
 
 /* -------------------------------------------------------------- access -- */
 
-/* Each byte's depth step (+1 '(', -1 ')') and whether it is a token at
- * all, for cute_tuple_check. */
-static const signed char tok_step[256] = {['('] = 1, [')'] = -1};
+/* Whether each byte is a token at all, for cute_tuple_check. */
 static const unsigned char tok_valid[256] = {['('] = 1, [')'] = 1, ['x'] = 1};
 
 cute_status cute_tuple_check(const cute_tuple *t, cute_error *err)
