@@ -49,12 +49,17 @@ static void sink_str(text_sink *o, const char *s)
 }
 
 /* Decimal digits of v; INT64_MIN is handled through the unsigned magnitude
- * so that negation cannot overflow. */
+ * so that negation cannot overflow.  A digit (most shapes and strides: 1,
+ * 2, 4, 8) is one character. */
 static void sink_int(text_sink *o, int64_t v)
 {
   char d[24];
   size_t n = sizeof d;
   uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  if ((uint64_t)v < 10) {
+    sink_char(o, (char)('0' + v));
+    return;
+  }
   do {
     d[--n] = (char)('0' + m % 10);
     m /= 10;
