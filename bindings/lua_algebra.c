@@ -194,7 +194,7 @@ static int l_complement(lua_State *L)
                            "positive integer (leave it out for the minimal "
                            "complement)", (lua_Integer)m));
   }
-  u = cutelua_pushlayout(L, NULL);
+  u = C ? cutelua_pushlayout(L, NULL) : cutelua_newresult(L);
   if (cute_complement(u, A, m, &err)) return cutelua_error(L, &err);
   return 1;
 }
@@ -323,7 +323,7 @@ static int l_replace(lua_State *L)
   int i = int_arg(L, 2);
   const cute_layout *X = cutelua_checkoperand(L, 3, &xbuf);
   cute_error err;
-  cute_layout *u = cutelua_pushlayout(L, NULL);
+  cute_layout *u = cutelua_newresult(L);
   if (cute_layout_replace(u, A, i, X, &err)) return cutelua_error(L, &err);
   return 1;
 }

@@ -237,7 +237,7 @@ static int layout_concat(lua_State *L)
   cute_layout *u;
   ls[0] = cutelua_checklayout(L, 1);
   ls[1] = cutelua_checklayout(L, 2);
-  u = cutelua_pushlayout(L, NULL);
+  u = cutelua_newresult(L);
   if (cute_layout_concat(u, ls, 2, &err)) return cutelua_error(L, &err);
   return 1;
 }
@@ -270,7 +270,7 @@ static int layout_mode(lua_State *L)
     lua_Integer i = cutelua_checkint(L, k);
     luaL_argcheck(L, i >= 0 && i <= INT_MAX, k, "mode index must be >= 0");
   }
-  u = cutelua_pushlayout(L, NULL);
+  u = cutelua_newresult(L);
   for (k = 2; k <= top; k++) {
     if (cute_layout_mode(u, k == 2 ? A : u,
                          (int)lua_tointeger(L, k), &err))

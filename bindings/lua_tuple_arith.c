@@ -151,7 +151,7 @@ static int layout1(lua_State *L, layout1_fn f)
 {
   cute_layout *A = cutelua_checklayout(L, 1), *u;
   cute_error err;
-  u = cutelua_pushlayout(L, NULL);
+  u = cutelua_newresult(L);
   if (f(u, A, &err)) return cutelua_error(L, &err);
   return 1;
 }
