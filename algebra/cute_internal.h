@@ -49,6 +49,11 @@ static inline int64_t cute_divmod(int64_t a, int64_t b, int64_t *rem)
   return a / b;
 }
 
+/* Is L well formed: its shape and stride tuples (cute_tuple_check), a
+ * stride leaf for each shape leaf?  Guards the walks that read a layout's
+ * modes by their spans against hand-made malformed layouts. */
+cute_status cute_layout_well_formed(const cute_layout *L, cute_error *err);
+
 /* cute_tuple_open, _close and _leaf for a caller that knows the tuple's
  * open depth d (its '(' less its ')'): the same checks and messages,
  * without counting d from the tokens on every step (text_parse.c). */

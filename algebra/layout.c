@@ -289,10 +289,9 @@ static cute_status inner_product(cute_tuple *out, const int64_t *c,
   return st;
 }
 
-/* Guards the walks below against hand-made malformed layouts.  A stride
- * whose tokens are its shape's (every layout the library makes) is well
- * formed with the shape: only its leaves are left to check. */
-static cute_status check_form(const cute_layout *L, cute_error *err)
+/* A stride whose tokens are its shape's (every layout the library makes)
+ * is well formed with the shape: only its leaves are left to check. */
+cute_status cute_layout_well_formed(const cute_layout *L, cute_error *err)
 {
   const cute_tuple *s = &L->shape, *d = &L->stride;
   cute_status st;
@@ -313,7 +312,7 @@ cute_status cute_layout_eval(const cute_layout *L, const cute_tuple *crd,
 {
   int64_t c[CUTE_MAX_LEAVES];
   cute_status st;
-  if ((st = check_form(L, err))) return st;
+  if ((st = cute_layout_well_formed(L, err))) return st;
   if ((st = cute_tuple_check(crd, err)) ||
       (st = cute_tuple_natural_checked(c, crd, &L->shape, 0, err))) {
     cute_error_context(err, "layout", L, NULL);
@@ -376,7 +375,7 @@ cute_status cute_layout_slice(cute_layout *out, cute_tuple *offset,
   cute_span whole;
   cute_layout r;
   cute_status st;
-  if ((st = check_form(L, err))) return st;
+  if ((st = cute_layout_well_formed(L, err))) return st;
   if ((st = cute_tuple_check(crd, err)) ||
       (st = cute_tuple_natural_checked(c, crd, &L->shape, 1, err))) {
     cute_error_context(err, "slice", L, NULL);

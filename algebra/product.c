@@ -215,33 +215,50 @@ cute_status cute_flat_product(cute_layout *out, const cute_layout *A,
                         product_flat, product1, err);
 }
 
-/* L with 1:0 modes appended up to rank r (CuTe's append<R>). */
+/* L with 1:0 modes appended up to rank r (CuTe's append<R>); the unit
+ * mode is made only when one is needed (most operands have the rank). */
 static cute_status pad(cute_layout *out, const cute_layout *L, int r,
                        cute_error *err)
 {
   cute_layout unit;
-  cute_tuple one, zero;
   cute_status st = CUTE_OK;
-  cute_tuple_int(&one, 1);
-  cute_tuple_int(&zero, 0);
-  cute_layout_make(&unit, &one, &zero, NULL);
+  int n = cute_layout_rank(L);
   cute_tuple_copy(&out->shape, &L->shape);
   cute_tuple_copy(&out->stride, &L->stride);
-  while (!st && cute_layout_rank(out) < r)
-    st = cute_layout_append(out, out, &unit, err);
+  if (n >= r) return CUTE_OK;
+  cute_tuple_int(&unit.shape, 1);
+  cute_tuple_int(&unit.stride, 0);
+  for (; !st && n < r; n++) st = cute_layout_append(out, out, &unit, err);
   return st;
+}
+
+/* m = mode i of L, well formed (so its mode is, and fits): the mode's
+ * tokens and leaves, without cute_layout_mode's checks and copy. */
+static void mode_of(cute_layout *m, const cute_layout *L, int i)
+{
+  cute_span sp;
+  cute_tuple_span(&L->shape, i, &sp);
+  cute_scratch_start(m);
+  cute_scratch_span(m, L, &sp, NULL);
+  m->stride.ntok = m->shape.ntok;
+  m->stride.nleaf = m->shape.nleaf;
 }
 
 /* Mode i pairs A_i with its grid A* o B_i: the grid of mode i is composed
  * on its own, since (A* o B)'s mode i would split an integer-shaped B
- * whose image is a tuple.  An integer-shaped A is the pair itself. */
+ * whose image is a tuple.  An integer-shaped A is the pair itself.  The
+ * operands are checked once; their modes are then read in place. */
 static cute_status zip_product(cute_layout *out, const cute_layout *A0,
                                const cute_layout *B0, int grid_first,
                                cute_error *err)
 {
   cute_layout A, B, star, r, a, b, g;
   cute_status st;
-  int i, n = cute_layout_rank(A0);
+  int i, n;
+  if ((st = cute_layout_well_formed(A0, err)) ||
+      (st = cute_layout_well_formed(B0, err)))
+    return st;
+  n = cute_layout_rank(A0);
   if (cute_layout_rank(B0) > n) n = cute_layout_rank(B0);
   if ((st = pad(&A, A0, n, err)) || (st = pad(&B, B0, n, err)) ||
       (st = cute_complement(&star, &A, 0, err)))
@@ -252,9 +269,9 @@ static cute_status zip_product(cute_layout *out, const cute_layout *A0,
   for (i = 0; i < n; i++) {
     const cute_layout *first = grid_first ? &g : &a, *second;
     second = grid_first ? &a : &g;
-    if ((st = cute_layout_mode(&a, &A, i, err)) ||
-        (st = cute_layout_mode(&b, &B, i, err)) ||
-        (st = cute_composition(&g, &star, &b, err)) ||
+    mode_of(&a, &A, i);
+    mode_of(&b, &B, i);
+    if ((st = cute_composition(&g, &star, &b, err)) ||
         (st = cute_scratch_tok(&r, '(', err)) ||
         (st = cute_scratch_whole(&r, first, err)) ||
         (st = cute_scratch_whole(&r, second, err)) ||

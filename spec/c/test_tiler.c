@@ -170,10 +170,75 @@ static void test_random(void)
         products);
 }
 
+/* blocked_product and raked_product against their definition made of
+ * public calls (CuTe's: pad both to one rank with 1:0, then mode i is
+ * (A_i, A* o B_i), or (A* o B_i, A_i) raked, A* = complement(A)): the same
+ * status and layout on random operands of depth <= 3, rank 1 and size-1
+ * modes included, and out aliasing either operand. */
+static cute_status ref_zip(cute_layout *out, const cute_layout *A0,
+                           const cute_layout *B0, int raked, cute_error *e)
+{
+  cute_layout A = *A0, B = *B0, star, unit = L("1:0"), a, b, g;
+  cute_layout pairs[CUTE_MAX_LEAVES];
+  const cute_layout *ps[CUTE_MAX_LEAVES], *two[2];
+  cute_status st = CUTE_OK;
+  int i, n = cute_layout_rank(&A);
+  if (cute_layout_rank(&B) > n) n = cute_layout_rank(&B);
+  while (!st && cute_layout_rank(&A) < n) st = cute_layout_append(&A, &A, &unit, e);
+  while (!st && cute_layout_rank(&B) < n) st = cute_layout_append(&B, &B, &unit, e);
+  if (st || (st = cute_complement(&star, &A, 0, e))) return st;
+  for (i = 0; i < n; i++) {
+    if ((st = cute_layout_mode(&a, &A, i, e)) ||
+        (st = cute_layout_mode(&b, &B, i, e)) ||
+        (st = cute_composition(&g, &star, &b, e)))
+      return st;
+    two[0] = raked ? &g : &a;
+    two[1] = raked ? &a : &g;
+    if ((st = cute_layout_concat(&pairs[i], two, 2, e))) return st;
+    ps[i] = &pairs[i];
+  }
+  if (cute_tuple_is_int(&A.shape)) {
+    *out = pairs[0];
+    return CUTE_OK;
+  }
+  return cute_layout_concat(out, ps, n, e);
+}
+
+static void test_zip_products(void)
+{
+  test_rng rng;
+  int it, k, bad = 0, ok = 0;
+  rng_seed(&rng, 77);
+  for (it = 0; it < 6000; it++) {
+    cute_layout A = rng_layout(&rng, 3, 4, 6, 64), B = rng_layout(&rng, 3, 4, 6, 64);
+    for (k = 0; k < 2; k++) {
+      cute_layout R, W, X = A;
+      cute_error e1, e2;
+      cute_status s1 = k ? cute_raked_product(&R, &A, &B, &e1)
+                         : cute_blocked_product(&R, &A, &B, &e1);
+      cute_status s2 = ref_zip(&W, &A, &B, k, &e2);
+      cute_status s3 = k ? cute_raked_product(&X, &X, &B, &e1)
+                         : cute_blocked_product(&X, &X, &B, &e1);
+      const char *op = k ? "raked_product(" : "blocked_product(";
+      int same = s1 == s2 && s3 == s1 &&
+                 (s1 != CUTE_OK ? strncmp(e1.msg, op, strlen(op)) == 0
+                                : strcmp(S(&R), S(&W)) == 0 &&
+                                  strcmp(S(&X), S(&R)) == 0);
+      if (!same && bad++ < 3)
+        CHECK(0, "%s%s, %s): %d %s, definition %d %s", op, S(&A), S(&B), s1,
+              s1 ? e1.msg : S(&R), s2, s2 ? e2.msg : S(&W));
+      ok += s1 == CUTE_OK;
+    }
+  }
+  CHECK(bad == 0, "%d blocked/raked products differ from their definition", bad);
+  CHECK(ok > 4000, "%d of 12000 products made a layout", ok);
+}
+
 int main(void)
 {
   test_examples();
   test_errors();
   test_random();
+  test_zip_products();
   return test_finish();
 }
