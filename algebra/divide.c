@@ -427,6 +427,18 @@ static int tile_aliased(const cute_layout *out, const cute_layout *A,
   return out == A || o - m < (uintptr_t)n * sizeof T->mode[0];
 }
 
+/* A's modes past its first n, moved to token nt and leaf nl of out. */
+static void tile_tail(cute_layout *out, const cute_layout *A, int n,
+                      int nt, int nl)
+{
+  cute_closed c; /* its tail fields only */
+  c.tok0 = n + 1;
+  c.ntok = A->shape.ntok - 2 - n;
+  c.leaf0 = n;
+  c.nleaf = A->shape.nleaf - n;
+  cute_closed_tail(out, A, &c, nt, nl);
+}
+
 /* The logical divide of the tile of a matrix -- a tiler <t0:u0,...>
  * made of layouts (ntok 0) over A's first modes, each one leaf -- the
  * closed form above without its gathering and arranging, written
@@ -442,18 +454,14 @@ __attribute__((always_inline)) /* cute_logical_divide's first try */
 static inline int divide_tile(cute_layout *out, const cute_layout *A,
                               const cute_tiler *T)
 {
-  cute_closed c; /* its tail fields only */
   const cute_tuple *as = &A->shape;
   int i, n = T->n, nt = 1, nl = 0;
+  /* The longest head, 7 tokens and 3 leaves a mode, then A's rest
+   * (as->ntok - n - 2 tokens, as->nleaf - n leaves) and ')'. */
   if (n < 1 || n > CUTE_MAX_TILER || n + 2 > as->ntok ||
-      as->tok[0] != '(' || tile_aliased(out, A, T, n))
-    return 0;
-  c.tok0 = n + 1;
-  c.ntok = as->ntok - 2 - n;
-  c.leaf0 = n;
-  c.nleaf = as->nleaf - n;
-  if (7 * n + c.ntok + 2 > CUTE_MAX_TOKENS ||
-      3 * n + c.nleaf > CUTE_MAX_LEAVES)
+      as->tok[0] != '(' || tile_aliased(out, A, T, n) ||
+      6 * n + as->ntok > CUTE_MAX_TOKENS ||
+      2 * n + as->nleaf > CUTE_MAX_LEAVES)
     return 0;
   for (i = 0; i < n; i++) {
     cute_split q;
@@ -474,10 +482,10 @@ static inline int divide_tile(cute_layout *out, const cute_layout *A,
     nt += two ? 7 : 4;
   }
   out->shape.tok[0] = out->stride.tok[0] = '(';
-  if (c.ntok > 0) cute_closed_tail(out, A, &c, nt, nl); /* a matrix: none */
-  nt += c.ntok;
+  if (as->ntok > n + 2) tile_tail(out, A, n, nt, nl); /* a matrix: none */
+  nt += as->ntok - n - 2;
   out->shape.ntok = out->stride.ntok = (uint8_t)cute_put_tok(out, nt, ')');
-  out->shape.nleaf = out->stride.nleaf = (uint8_t)(nl + c.nleaf);
+  out->shape.nleaf = out->stride.nleaf = (uint8_t)(nl + as->nleaf - n);
   return 1;
 }
 

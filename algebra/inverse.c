@@ -121,7 +121,7 @@ static int right_integral(cute_layout *out, const cute_layout *L)
     (void)cute_flat_put(out->shape.v, out->stride.v, &m, x.s[i], x.r[i], 0);
     if (cute_mul(x.s[i], x.d[i], &next)) break;
   }
-  cute_flat_finish(out, m);
+  cute_flat_end(out, m);
   return 1;
 }
 
@@ -195,7 +195,7 @@ static int left_integral(cute_layout *out, const cute_layout *L)
     (void)cute_flat_put(out->shape.v, out->stride.v, &m, x.d[0], 0, 0);
   for (i = 0; i < x.n; i++)
     (void)cute_flat_put(out->shape.v, out->stride.v, &m, x.s[i], x.r[i], 0);
-  cute_flat_finish(out, m);
+  cute_flat_end(out, m);
   return 1;
 }
 

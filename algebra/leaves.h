@@ -167,6 +167,16 @@ static inline void cute_flat_small(cute_layout *out, int m)
   memset(out->stride.e, 0, 4 * sizeof out->stride.e[0]);
 }
 
+/* cute_flat_finish with its common case, 1..4 modes, inline: the call
+ * cost a thirtieth of an inverse. */
+static inline void cute_flat_end(cute_layout *out, int m)
+{
+  if (m >= 1 && m <= 4)
+    cute_flat_small(out, m);
+  else
+    cute_flat_finish(out, m);
+}
+
 /* Is t a flat tuple of m = 1..4 leaves (its counts and tokens; not its
  * values)?  One 8-byte compare; byte order does not matter, as the
  * tuple, the head and the mask are all read alike. */
