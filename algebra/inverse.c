@@ -72,7 +72,8 @@ static cute_status right_fn(cute_leaves *res, cute_leaves *sel,
  * the mode kept before it, `last`, when they continue each other in
  * offset and in index), kept sorted by stride, ties in L's order (a merge
  * keeps its mode's stride): one pass.  0 where the general path must
- * decide (a basis or negative stride, an index stride past 64 bits). */
+ * decide (a basis or negative stride, an index stride or the size past
+ * 64 bits). */
 static int right_select(cute_flat *x, const cute_layout *L)
 {
   int i, j, k = 0, last = 0, n = L->shape.nleaf;
@@ -98,7 +99,9 @@ static int right_select(cute_flat *x, const cute_layout *L)
         x->r[j] = r;
       }
     }
-    if (i + 1 < n && cute_mul(r, s, &r)) return 0;
+    /* After the last leaf too, where r is not used: a size past 64 bits
+     * is rare (the general path then decides), a test a leaf is not. */
+    if (cute_mul(r, s, &r)) return 0;
   }
   x->n = k;
   return 1;
