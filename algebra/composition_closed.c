@@ -19,6 +19,7 @@
  * Anything else (a stride that is negative or fails a division, a carry,
  * an overflow) is left to the integral pass and the general path.
  */
+#include "leaves.h"
 #include "tiling.h"
 
 #include <string.h>
@@ -110,19 +111,38 @@ static inline int closed_leaf(closed *c, int64_t s, int64_t d)
   return closed_put(c, q, t) + closed_put(c, s, c->d1);
 }
 
-/* R's tokens into out: B's, btok[0, nt) (read before out is written),
- * with leaf k made "(xx)" where bit k of groups is set, in both tuples
- * at once (tiling.h's cute_put_tok says why). */
-static void closed_tokens(cute_layout *out, const char *btok, int nt,
+/* R's tokens into out when B is flat, "x" or "(x...x)" of nb leaves:
+ * a leaf at a time rather than a token at a time, each "x" or "(xx)"
+ * written as four bytes (what follows writes over the rest of an "x");
+ * the count.  In both tuples at once (tiling.h's cute_put_tok says
+ * why). */
+static int closed_flat_tokens(cute_layout *out, int nb, unsigned groups)
+{
+  int k, n = nb > 1;
+  out->shape.tok[0] = out->stride.tok[0] = '(';
+  for (k = 0; k < nb; k++, groups >>= 1) {
+    memcpy(out->shape.tok + n, groups & 1 ? "(xx)" : "x)))", 4);
+    memcpy(out->stride.tok + n, groups & 1 ? "(xx)" : "x)))", 4);
+    n += groups & 1 ? 4 : 1;
+  }
+  return nb > 1 ? cute_put_tok(out, n, ')') : n;
+}
+
+/* R's tokens into out: B's (read before out is written), with leaf k
+ * made "(xx)" where bit k of groups is set. */
+static void closed_tokens(cute_layout *out, const cute_tuple *bs,
                           unsigned groups)
 {
   char src[CLOSED_TOKENS];
-  int i, n = 0;
-  memcpy(src, btok, CLOSED_TOKENS);
+  int i, n = 0, nt = bs->ntok;
+  memcpy(src, bs->tok, CLOSED_TOKENS);
   if (!groups) {
     memcpy(out->shape.tok, src, CLOSED_TOKENS);
     memcpy(out->stride.tok, src, CLOSED_TOKENS);
     n = nt;
+    nt = 0;
+  } else if (cute_flat_is(bs, bs->nleaf)) {
+    n = closed_flat_tokens(out, bs->nleaf, groups);
     nt = 0;
   }
   for (i = 0; i < nt; i++)
@@ -139,7 +159,8 @@ static void closed_tokens(cute_layout *out, const char *btok, int nt,
 }
 
 /* Written in place once every leaf is made (A and B read first: out may
- * be either). */
+ * be either, and is left as it was where the form does not apply: its
+ * callers may pass a layout they read again then). */
 int cute_composition_closed(cute_layout *out, const cute_layout *A,
                             const cute_layout *B)
 {
@@ -159,8 +180,13 @@ int cute_composition_closed(cute_layout *out, const cute_layout *A,
       return 0;
     groups |= (unsigned)(got - 1) << k;
   }
-  closed_tokens(out, B->shape.tok, B->shape.ntok, groups);
-  for (k = 0; k < c.m; k++) cute_put_leaf(out, k, s[k], d[k]);
+  closed_tokens(out, &B->shape, groups);
+  /* All of s and d, not c.m of them: a few wide copies, no loop (the
+   * leaves past c.m are not R's). */
+  memcpy(out->shape.v, s, sizeof s);
+  memcpy(out->stride.v, d, sizeof d);
+  for (k = 0; k < 2 * CLOSED_LEAVES; k++)
+    out->shape.e[k] = out->stride.e[k] = 0;
   out->shape.nleaf = out->stride.nleaf = (uint8_t)c.m;
   return 1;
 }

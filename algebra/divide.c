@@ -417,56 +417,75 @@ static int divide_closed(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
+/* Is out A or one of T's first n layouts, which a result written in
+ * place would overwrite while they are read?  (A range test: the
+ * layouts of T are one array.) */
+static int tile_aliased(const cute_layout *out, const cute_layout *A,
+                        const cute_tiler *T, int n)
+{
+  uintptr_t o = (uintptr_t)out, m = (uintptr_t)T->mode;
+  return out == A || o - m < (uintptr_t)n * sizeof T->mode[0];
+}
+
+/* A's modes past its first n, moved to token nt and leaf nl of out. */
+static void tile_tail(cute_layout *out, const cute_layout *A, int n,
+                      int nt, int nl)
+{
+  cute_closed c; /* its tail fields only */
+  c.tok0 = n + 1;
+  c.ntok = A->shape.ntok - 2 - n;
+  c.leaf0 = n;
+  c.nleaf = A->shape.nleaf - n;
+  cute_closed_tail(out, A, &c, nt, nl);
+}
+
 /* The logical divide of the tile of a matrix -- a tiler <t0:u0,...>
  * made of layouts (ntok 0) over A's first modes, each one leaf -- the
- * closed form above without its gathering and arranging: each mode's
- * split read from A and T first, A's rest moved, then the result written
- * straight into out, ((t0,r0),(t1,r1),...,A's rest); its tokens four
- * bytes at a time (a byte loop costs more): "(xx)" or "(x(x" "xx))",
- * overlapping in one byte.  0 where that does not apply. */
+ * closed form above without its gathering and arranging, written
+ * straight into out one mode at a time, ((t0,r0),(t1,r1),...,A's rest):
+ * its tokens four bytes at a time (a byte loop costs more), "(xx)" or
+ * "(x(x" "xx))", overlapping in one byte.  0 where that does not apply,
+ * where out is read (A or a layout of T: divide_closed reads all first)
+ * or where the longest head (7 tokens, 3 leaves a mode) might not fit
+ * (divide_closed counts exactly); out may then be half written. */
 #if defined(__GNUC__)
 __attribute__((always_inline)) /* cute_logical_divide's first try */
 #endif
 static inline int divide_tile(cute_layout *out, const cute_layout *A,
                               const cute_tiler *T)
 {
-  cute_closed c;
   const cute_tuple *as = &A->shape;
   int i, n = T->n, nt = 1, nl = 0;
-  if (n < 1 || n > CUTE_MAX_TILER || n + 2 > as->ntok || as->tok[0] != '(')
+  /* The longest head, 7 tokens and 3 leaves a mode, then A's rest
+   * (as->ntok - n - 2 tokens, as->nleaf - n leaves) and ')'. */
+  if (n < 1 || n > CUTE_MAX_TILER || n + 2 > as->ntok ||
+      as->tok[0] != '(' || tile_aliased(out, A, T, n) ||
+      6 * n + as->ntok > CUTE_MAX_TOKENS ||
+      2 * n + as->nleaf > CUTE_MAX_LEAVES)
     return 0;
   for (i = 0; i < n; i++) {
+    cute_split q;
+    int two;
     if (as->tok[i + 1] != 'x' || A->stride.e[i] ||
-        !split_leaf(&c.q[i], as->v[i], A->stride.v[i], &T->mode[i]))
+        !split_leaf(&q, as->v[i], A->stride.v[i], &T->mode[i]))
       return 0;
-    nt += c.q[i].nr == 2 ? 7 : 4;
-    nl += 1 + c.q[i].nr;
-  }
-  c.tok0 = n + 1;
-  c.ntok = as->ntok - 2 - n;
-  c.leaf0 = n;
-  c.nleaf = as->nleaf - n;
-  if (nt + c.ntok + 1 > CUTE_MAX_TOKENS || nl + c.nleaf > CUTE_MAX_LEAVES)
-    return 0;
-  if (c.ntok > 0) cute_closed_tail(out, A, &c, nt, nl); /* a matrix: none */
-  out->shape.tok[0] = out->stride.tok[0] = '(';
-  for (nt = 1, nl = i = 0; i < n; i++) {
-    const cute_split *q = &c.q[i];
-    int two = q->nr == 2;
-    cute_put_leaf(out, nl++, q->t, q->tile);
-    cute_put_leaf(out, nl++, q->rs[0], q->rd[0]);
+    two = q.nr == 2;
+    cute_put_leaf(out, nl++, q.t, q.tile);
+    cute_put_leaf(out, nl++, q.rs[0], q.rd[0]);
     memcpy(out->shape.tok + nt, two ? "(x(x" : "(xx)", 4);
     memcpy(out->stride.tok + nt, two ? "(x(x" : "(xx)", 4);
     if (two) {
-      cute_put_leaf(out, nl++, q->rs[1], q->rd[1]);
+      cute_put_leaf(out, nl++, q.rs[1], q.rd[1]);
       memcpy(out->shape.tok + nt + 3, "xx))", 4);
       memcpy(out->stride.tok + nt + 3, "xx))", 4);
     }
     nt += two ? 7 : 4;
   }
-  nt += c.ntok;
+  out->shape.tok[0] = out->stride.tok[0] = '(';
+  if (as->ntok > n + 2) tile_tail(out, A, n, nt, nl); /* a matrix: none */
+  nt += as->ntok - n - 2;
   out->shape.ntok = out->stride.ntok = (uint8_t)cute_put_tok(out, nt, ')');
-  out->shape.nleaf = out->stride.nleaf = (uint8_t)(nl + c.nleaf);
+  out->shape.nleaf = out->stride.nleaf = (uint8_t)(nl + as->nleaf - n);
   return 1;
 }
 

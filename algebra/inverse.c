@@ -72,7 +72,8 @@ static cute_status right_fn(cute_leaves *res, cute_leaves *sel,
  * the mode kept before it, `last`, when they continue each other in
  * offset and in index), kept sorted by stride, ties in L's order (a merge
  * keeps its mode's stride): one pass.  0 where the general path must
- * decide (a basis or negative stride, an index stride past 64 bits). */
+ * decide (a basis or negative stride, an index stride or the size past
+ * 64 bits). */
 static int right_select(cute_flat *x, const cute_layout *L)
 {
   int i, j, k = 0, last = 0, n = L->shape.nleaf;
@@ -98,7 +99,9 @@ static int right_select(cute_flat *x, const cute_layout *L)
         x->r[j] = r;
       }
     }
-    if (i + 1 < n && cute_mul(r, s, &r)) return 0;
+    /* After the last leaf too, where r is not used: a size past 64 bits
+     * is rare (the general path then decides), a test a leaf is not. */
+    if (cute_mul(r, s, &r)) return 0;
   }
   x->n = k;
   return 1;
@@ -121,7 +124,7 @@ static int right_integral(cute_layout *out, const cute_layout *L)
     (void)cute_flat_put(out->shape.v, out->stride.v, &m, x.s[i], x.r[i], 0);
     if (cute_mul(x.s[i], x.d[i], &next)) break;
   }
-  cute_flat_finish(out, m);
+  cute_flat_end(out, m);
   return 1;
 }
 
@@ -195,7 +198,7 @@ static int left_integral(cute_layout *out, const cute_layout *L)
     (void)cute_flat_put(out->shape.v, out->stride.v, &m, x.d[0], 0, 0);
   for (i = 0; i < x.n; i++)
     (void)cute_flat_put(out->shape.v, out->stride.v, &m, x.s[i], x.r[i], 0);
-  cute_flat_finish(out, m);
+  cute_flat_end(out, m);
   return 1;
 }
 

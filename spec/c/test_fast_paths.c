@@ -686,6 +686,37 @@ static void closed_tile(test_rng *r, int *composed, int *divided)
                 cute_logical_divide, &A, &T, divided);
 }
 
+/* A flat A of 9-13 one-leaf modes divided by as many one-leaf layouts:
+ * the tile's closed form where its room for the longest head (3 leaves
+ * a mode) runs out before the exact count does (all rests of one leaf),
+ * or where the exact count passes the limit too (rests of two leaves:
+ * u > 1 and a size past t*u). */
+static void wide_tile(test_rng *r, int *ok)
+{
+  static cute_tiler T;
+  char s[512] = "(", d[512] = "(", b[48];
+  cute_layout A;
+  int i, n = (int)rng_range(r, 9, 13);
+  T.n = n;
+  T.ntok = 0;
+  for (i = 0; i < n; i++) {
+    int64_t t = rng_range(r, 2, 4), u = rng_range(r, 0, 3) ? 1 : 2;
+    snprintf(b, sizeof b, "%s%lld", i ? "," : "",
+             (long long)(t * u * rng_range(r, 1, 3)));
+    strcat(s, b);
+    snprintf(b, sizeof b, "%s%lld", i ? "," : "",
+             (long long)rng_range(r, 1, 9));
+    strcat(d, b);
+    cute_tuple_int(&T.mode[i].shape, t);
+    cute_tuple_int(&T.mode[i].stride, u);
+  }
+  strcat(s, "):");
+  strcat(d, ")");
+  A = L(strcat(s, d));
+  compare_tiler("logical_divide (wide tile)", -1, cute_divide_general,
+                cute_logical_divide, &A, &T, ok);
+}
+
 int main(void)
 {
   static const tiler_fn divides[] = {cute_zipped_divide, cute_tiled_divide,
@@ -694,6 +725,7 @@ int main(void)
                                       cute_tiled_product, cute_flat_product};
   test_rng r, rt;
   int t, how, divided = 0, multiplied = 0, arranged = 0, composed = 0;
+  int wide = 0;
   int tiled = 0, tiles = 0, parts = 0, tile_comp = 0, tile_div = 0;
   int closed = 0, products_closed = 0;
   rng_seed(&r, 15);
@@ -703,6 +735,8 @@ int main(void)
   for (t = 0; t < 20000; t++) closed_tile(&rt, &tile_comp, &tile_div);
   rng_seed(&rt, 16);
   for (t = 0; t < 20000; t++) closed_product(&rt, t, &products_closed);
+  rng_seed(&rt, 17);
+  for (t = 0; t < 2000; t++) wide_tile(&rt, &wide);
   for (t = 0; t < 20000; t++) {
     composition(&r, t, &composed);
     by_tiler(&r, t, "composition", -1, composition_tiler_general,
@@ -743,6 +777,7 @@ int main(void)
         "succeeded", composed, tiled);
   CHECK(closed > 16000, "%d compositions near the closed form succeeded",
         closed);
+  CHECK(wide > 1000, "%d wide tile divides succeeded", wide);
   CHECK(products_closed > 4000, "%d products near the closed form "
         "succeeded", products_closed);
   return test_finish();
