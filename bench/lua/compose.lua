@@ -13,18 +13,29 @@
 local cute = require "cute"
 local core = require "cute.core"
 
-local budget = tonumber(arg and arg[1]) or 0.5
+local budget = tonumber(arg and arg[1]) or 1
 local ctime = arg and arg[2] or "build/bench/lua-ctime"
 
--- Runs f in batches until `budget` CPU seconds pass; returns ns per call.
+-- Each case is timed in ROUNDS rounds of budget / ROUNDS seconds, the C
+-- calls of a round just before its Lua calls, and the median of each is
+-- printed: a machine whose speed drifts moves both sides alike.
+local ROUNDS = 5
+local slice = budget / ROUNDS
+
+-- Runs f in batches until `slice` CPU seconds pass; returns ns per call.
 local function measure(f)
   local n, t0 = 0, os.clock()
   local batch = 1000
   repeat
     for _ = 1, batch do f() end
     n = n + batch
-  until os.clock() - t0 >= budget
+  until os.clock() - t0 >= slice
   return (os.clock() - t0) * 1e9 / n
+end
+
+local function median(xs)
+  table.sort(xs)
+  return xs[(#xs + 1) // 2]
 end
 
 -- The operands, as text: each is made a Layout for Lua and passed as text
@@ -97,7 +108,7 @@ local function c_times()
   local args, out = {}, {}
   for i, c in ipairs(cases) do args[i] = ("%q"):format(c[3] or "none") end
   local ok, p = pcall(io.popen, ("%q %s %s 2>/dev/null")
-    :format(ctime, budget, table.concat(args, " ")))
+    :format(ctime, slice, table.concat(args, " ")))
   if ok and p then
     for line in p:lines() do out[#out + 1] = tonumber(line) end
     p:close()
@@ -105,12 +116,20 @@ local function c_times()
   return out
 end
 
-local c = c_times()
+local lua_runs, c_runs = {}, {}
+for i = 1, #cases do lua_runs[i], c_runs[i] = {}, {} end
+for _ = 1, ROUNDS do
+  local c = c_times()
+  for i, case in ipairs(cases) do
+    lua_runs[i][#lua_runs[i] + 1] = measure(case[2])
+    c_runs[i][#c_runs[i] + 1] = c[i]
+  end
+end
 print(("%-38s %9s %9s %9s"):format("operation (" .. _VERSION .. ")",
   "Lua ns", "C ns", "Lua - C"))
 for i, case in ipairs(cases) do
-  local lua_ns = measure(case[2])
-  local c_ns = c[i]
+  local lua_ns = median(lua_runs[i])
+  local c_ns = #c_runs[i] == ROUNDS and median(c_runs[i]) or nil
   print(("%-38s %9.0f %9s %9s"):format(case[1], lua_ns,
     c_ns and ("%.0f"):format(c_ns) or "-",
     c_ns and ("%.0f"):format(lua_ns - c_ns) or "-"))
