@@ -8,6 +8,7 @@
  * domain (floor division composes: floor(floor(i/a)/b) = floor(i/(ab))).
  *   ((2,2),(4,2)):((1,8),(2,16)) at 22: c = {0,1,1,1}, L = 8+2+16 = 26.
  */
+#include "leaves.h"
 #include "scratch.h"
 
 #include <string.h>
@@ -307,11 +308,34 @@ cute_status cute_layout_well_formed(const cute_layout *L, cute_error *err)
   return CUTE_OK;
 }
 
+/* L(crd) for a flat coordinate of m = 1..4 integers against a flat
+ * integral layout of m leaves (A(i, j) of a matrix, the usual call): each
+ * c_i pairs with leaf i, so the value is the inner product, without the
+ * walk and the checks (the counts and tokens compared are well formed).
+ * 0 where it does not apply or overflows: the general path decides and
+ * reports. */
+static int eval_flat(const cute_layout *L, const cute_tuple *crd,
+                     cute_tuple *out)
+{
+  int k, m = crd->nleaf;
+  int64_t r = 0, x;
+  if (m < 1 || m > 4 || !cute_flat_is(crd, m) ||
+      !cute_flat_is(&L->shape, m) || !cute_flat_is(&L->stride, m))
+    return 0;
+  for (k = 0; k < m; k++)
+    if ((crd->e[k] | L->stride.e[k]) != 0 || crd->v[k] == CUTE_UNDERSCORE ||
+        cute_mul(crd->v[k], L->stride.v[k], &x) || cute_add(r, x, &r))
+      return 0;
+  cute_tuple_int(out, r);
+  return 1;
+}
+
 cute_status cute_layout_eval(const cute_layout *L, const cute_tuple *crd,
                              cute_tuple *out, cute_error *err)
 {
   int64_t c[CUTE_MAX_LEAVES];
   cute_status st;
+  if (eval_flat(L, crd, out)) return CUTE_OK;
   if ((st = cute_layout_well_formed(L, err))) return st;
   if ((st = cute_tuple_check(crd, err)) ||
       (st = cute_tuple_natural_checked(c, crd, &L->shape, 0, err))) {

@@ -288,6 +288,55 @@ static void test_random(void)
   CHECK(bad == 0, "%d evaluation mismatches over 10000 random layouts", bad);
 }
 
+/* A(c0, ..., cm-1) of a flat layout (eval's closed form for m <= 4): the
+ * inner product of any integers, out-of-bounds and negative ones too, or
+ * CUTE_EOVERFLOW naming the layout; `_`, a basis or a rank that differs
+ * from L's is the general path's, which it must still reach. */
+static void test_eval_flat(void)
+{
+  test_rng r;
+  cute_error e;
+  int it, k, bad = 0;
+  rng_seed(&r, 11);
+  for (it = 0; it < 20000; it++) {
+    int m = (int)rng_range(&r, 1, 5);
+    cute_layout l;
+    cute_tuple c, out;
+    int64_t w = 0, x;
+    int over = 0;
+    cute_status st;
+    cute_tuple_clear(&l.shape);
+    cute_tuple_clear(&l.stride);
+    cute_tuple_clear(&c);
+    if (m > 1) {
+      cute_tuple_open(&l.shape, &e);
+      cute_tuple_open(&l.stride, &e);
+      cute_tuple_open(&c, &e);
+    }
+    for (k = 0; k < m; k++) {
+      int big = rng_range(&r, 0, 9) == 0;
+      int64_t d = big ? INT64_MAX / rng_range(&r, 1, 4) : rng_range(&r, -9, 99);
+      int64_t v = rng_range(&r, -50, 50);
+      cute_tuple_leaf(&l.shape, rng_range(&r, 1, 8), 0, &e);
+      cute_tuple_leaf(&l.stride, d, 0, &e);
+      cute_tuple_leaf(&c, v, 0, &e);
+      over |= __builtin_mul_overflow(v, d, &x) || __builtin_add_overflow(w, x, &w);
+    }
+    if (m > 1) {
+      cute_tuple_close(&l.shape, &e);
+      cute_tuple_close(&l.stride, &e);
+      cute_tuple_close(&c, &e);
+    }
+    st = cute_layout_eval(&l, &c, &out, &e);
+    if (over ? st != CUTE_EOVERFLOW || strstr(e.msg, "layout(") != e.msg
+             : st != CUTE_OK || out.ntok != 1 || out.v[0] != w)
+      bad++;
+    c.v[rng_range(&r, 0, m - 1)] = CUTE_UNDERSCORE; /* the general path's */
+    bad += cute_layout_eval(&l, &c, &out, &e) != CUTE_EINVAL;
+  }
+  CHECK(bad == 0, "%d flat evaluations differ from the inner product", bad);
+}
+
 /* Hand-made malformed layouts give errors, never crashes. */
 static void test_malformed(void)
 {
@@ -408,6 +457,7 @@ int main(void)
   test_modes();
   test_random();
   test_malformed();
+  test_eval_flat();
   test_too_many_leaves();
   return test_finish();
 }
