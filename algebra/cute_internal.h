@@ -54,6 +54,13 @@ static inline int64_t cute_divmod(int64_t a, int64_t b, int64_t *rem)
  * modes by their spans against hand-made malformed layouts. */
 cute_status cute_layout_well_formed(const cute_layout *L, cute_error *err);
 
+/* cute_layout_make of a shape and a stride known well formed and
+ * congruent (the parser's): its checks of the leaves alone. */
+cute_status cute_layout_make_congruent(cute_layout *L,
+                                       const cute_tuple *shape,
+                                       const cute_tuple *stride,
+                                       cute_error *err);
+
 /* cute_tuple_open, _close and _leaf for a caller that knows the tuple's
  * open depth d (its '(' less its ')'): the same checks and messages,
  * without counting d from the tokens on every step (text_parse.c). */

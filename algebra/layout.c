@@ -39,11 +39,23 @@ cute_status cute_layout_make(cute_layout *L, const cute_tuple *shape,
   if ((st = cute_tuple_check(shape, err)) ||
       (st = cute_tuple_check(stride, err)))
     return st;
-  cute_tuple_copy(&L->shape, shape);
-  cute_tuple_copy(&L->stride, stride);
-  if (!cute_congruent(shape, stride))
+  if (!cute_congruent(shape, stride)) {
+    cute_tuple_copy(&L->shape, shape);
+    cute_tuple_copy(&L->stride, stride);
     return cute_fail_op(err, CUTE_ERANK, "make_layout", L, NULL,
                         "shape and stride are not congruent");
+  }
+  return cute_layout_make_congruent(L, shape, stride, err);
+}
+
+cute_status cute_layout_make_congruent(cute_layout *L,
+                                       const cute_tuple *shape,
+                                       const cute_tuple *stride,
+                                       cute_error *err)
+{
+  cute_status st;
+  cute_tuple_copy(&L->shape, shape);
+  cute_tuple_copy(&L->stride, stride);
   if ((st = check_leaves(L, "make_layout", err))) return st;
   /* Binary strides combine by XOR, the others by +: a layout mixing them
    * has no codomain, so it is refused here rather than by every

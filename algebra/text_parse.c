@@ -386,7 +386,9 @@ static cute_status read_layout(parser *P, cute_layout *L)
     return fail_at(P, CUTE_ERANK, at_stride,
                    "stride %s is not congruent with shape %s", d, s);
   }
-  return locate(P, cute_layout_make(L, &shape, &stride, P->err), at_shape);
+  /* read_tuple built both by the checked builder: well formed */
+  return locate(P, cute_layout_make_congruent(L, &shape, &stride, P->err),
+                at_shape);
 }
 
 static cute_status read_swizzle(parser *P, cute_swizzle *sw)
