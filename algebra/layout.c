@@ -309,7 +309,8 @@ cute_status cute_layout_well_formed(const cute_layout *L, cute_error *err)
   const cute_tuple *s = &L->shape, *d = &L->stride;
   cute_status st;
   if ((st = cute_tuple_check(s, err))) return st;
-  if (d->ntok == s->ntok && memcmp(d->tok, s->tok, s->ntok) == 0)
+  if (d->ntok == s->ntok && d->nleaf == s->nleaf &&
+      memcmp(d->tok, s->tok, s->ntok) == 0)
     st = cute_tuple_check_leaves(d, err);
   else
     st = cute_tuple_check(d, err);

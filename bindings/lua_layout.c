@@ -69,10 +69,13 @@ cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
   return u;
 }
 
+/* Argument 1 passed the class test, by its tag if not by the mark; the
+ * debug library can still have removed its metatable (debug.setmetatable
+ * (A, nil)), and then the class's is found by name. */
 cute_layout *cutelua_newresult(lua_State *L)
 {
   cute_layout *u = new_layout(L, NULL);
-  lua_getmetatable(L, 1);
+  if (!lua_getmetatable(L, 1)) luaL_getmetatable(L, CUTELUA_LAYOUT);
   lua_setmetatable(L, -2);
   return u;
 }

@@ -372,6 +372,14 @@ static void test_malformed(void)
       cute_layout_eval_index(&l, 5, &v, &e);
   }
   CHECK(bad == 0, "%d malformed layouts evaluated", bad);
+  { /* a stride with its shape's tokens but another leaf count is malformed
+     * as a tuple, as before the shortcut for equal tokens */
+    cute_layout l = L("((2,2),(4,2)):((1,8),(2,16))");
+    cute_tuple c = T("(2,5)"), out;
+    l.stride.nleaf = 3;
+    CHECK(cute_layout_eval(&l, &c, &out, &e) == CUTE_EINVAL &&
+          strstr(e.msg, "malformed token string") != NULL, "got %s", e.msg);
+  }
 }
 
 /* A hand-made leaf count past CUTE_MAX_LEAVES: the flattening copies and

@@ -102,3 +102,18 @@ describe("tiler and tuple tables read in one pass", function()
     end
   end)
 end)
+
+describe("a Layout whose metatable the debug library removed", function()
+  -- The class test reads a tag inside the userdata before the metatable's
+  -- mark, so such a value still passes as a Layout; its results must get
+  -- the class's metatable (they once took the missing one: a crash).
+  it("still gives Layout results, never a crash", function()
+    local A = cute.layout "(4,8):(1,4)"
+    debug.setmetatable(A, nil)
+    for _, r in ipairs {cute.complement(A), cute.coalesce(A),
+                        cute.composition(A, cute.layout "8:2"),
+                        cute.logical_divide(A, {2, 4}), cute.right_inverse(A)} do
+      assert.truthy(tostring(r):match "^[(%d].*:") -- the class's __tostring
+    end
+  end)
+end)
