@@ -16,7 +16,7 @@
 
 /* The target: mode i is s[i]:d[i] (basis e[i]) and r[i] is Sbar_i, the
  * product of the shapes before it (saturated at INT64_MAX, which then
- * ever means "not reached").  Arrays, not cute_leaves: a mode's four
+ * only ever means "not reached").  Arrays, not cute_leaves: a mode's four
  * fields are read apart. */
 typedef struct cute_target {
   int n;

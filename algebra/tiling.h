@@ -76,7 +76,9 @@ void cute_tiler_end_both(cute_layout *out, cute_layout *r);
 /* Is B one integral leaf, well formed?  (Inline: the closed forms ask
  * it of every tiler layout.)  A tuple's first three bytes are ntok,
  * nleaf and tok[0]: one compare of each, where the eight tests of the
- * fields took a tenth of a small divide. */
+ * fields took a tenth of a small divide.  It is leaves.h's
+ * cute_flat_is(t, 1) with its bytes as constants: through that table the
+ * divide and the tiler's composition take 6 and 14 more instructions. */
 static inline int cute_tiler_leaf(const cute_layout *B)
 {
   static const char one_leaf[3] = {1, 1, 'x'};

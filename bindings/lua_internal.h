@@ -44,7 +44,8 @@ void cutelua_setclass(lua_State *L, int cls);
 /* cutelua_pushlayout(L, NULL) for an operation whose argument 1 passed
  * the Layout class test: the result takes that argument's metatable,
  * which is the class's (~150 instructions less than finding it in the
- * registry by name, on every result). */
+ * registry by name, on every result), or the class's by name when the
+ * debug library removed it. */
 cute_layout *cutelua_newresult(lua_State *L);
 
 /* Raises an error about argument `arg` (2 = the first after the callee)

@@ -71,12 +71,14 @@ cute_layout *cutelua_pushlayout(lua_State *L, const cute_layout *l)
 
 /* Argument 1 passed the class test, by its tag if not by the mark; the
  * debug library can still have removed its metatable (debug.setmetatable
- * (A, nil)), and then the class's is found by name. */
+ * (A, nil)), and then the class's is set by name. */
 cute_layout *cutelua_newresult(lua_State *L)
 {
   cute_layout *u = new_layout(L, NULL);
-  if (!lua_getmetatable(L, 1)) luaL_getmetatable(L, CUTELUA_LAYOUT);
-  lua_setmetatable(L, -2);
+  if (lua_getmetatable(L, 1))
+    lua_setmetatable(L, -2);
+  else
+    cutelua_setclass(L, CUTELUA_CLASS_LAYOUT);
   return u;
 }
 
