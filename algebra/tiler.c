@@ -433,14 +433,50 @@ static int tile_group(int64_t *os, int64_t *od, const cute_layout *A,
   return tile_compose(os, od, &a, t, u);
 }
 
+/* t:u (t >= 1, u >= 1) composed with a group (s0,s1):(d0,d1) of two
+ * leaves of shape >= 2 (a tile of a tile: (4,8):(13,1) o 8:2 is
+ * (2,4):(26,1)): tile_group's target and walk in closed form, as that
+ * walk ends for two modes.  The group is one mode s0*s1:d0 when
+ * s0*d0 == d1, and t:u stays in mode 0 when (t-1)*u < s0: t:d0*u.
+ * Otherwise u either steps over mode 0 (s0 | u: t:d1*(u/s0)) or splits
+ * it (u | s0: (s0/u, t/(s0/u)):(d0*u, d1), t > s0/u there).  -1 leaves
+ * the rest to tile_group: a shape 1, a divisibility that fails, an
+ * overflow. */
+static int tile_pair(int64_t *os, int64_t *od, const int64_t *s,
+                     const int64_t *d, int64_t t, int64_t u)
+{
+  int64_t s0 = s[0], q, y, rem;
+  if (s0 < 2 || s[1] < 2) return -1;
+  if ((!cute_mul(s0, d[0], &y) && y == d[1] && !cute_mul(s0, s[1], &y)) ||
+      cute_sat_mul(t - 1, u) < s0)
+    return tile_one(os, od, t, d[0], u);
+  if (u >= s0) {
+    q = cute_divmod(u, s0, &rem);
+    if (rem || cute_mul(d[1], q, &od[0])) return -1;
+    os[0] = t;
+    return 1;
+  }
+  q = cute_divmod(s0, u, &rem);
+  if (rem || cute_mul(d[0], u, &od[0])) return -1;
+  os[0] = q;
+  os[1] = cute_divmod(t, q, &rem); /* >= 2: t > q, as (t-1)*u >= s0 */
+  if (rem) return -1;
+  od[1] = d[1];
+  return 2;
+}
+
 /* t:u (t >= 1, u >= 0) composed with the n leaves [lo, lo + n) of a mode
  * of A: its leaves os:od, their count; 0 to refuse.  A one-leaf mode s:d
  * (the common case) gives t:d*u, whatever s. */
 static int tile_mode_compose(int64_t *os, int64_t *od, const cute_layout *A,
                              int lo, int n, int64_t t, int64_t u)
 {
+  int k;
   if (u == 0 || (n == 1 && A->shape.v[lo] >= 1))
     return tile_one(os, od, t, A->stride.v[lo], u);
+  if (n == 2 && (k = tile_pair(os, od, A->shape.v + lo, A->stride.v + lo,
+                               t, u)) >= 0)
+    return k;
   return tile_group(os, od, A, lo, n, t, u);
 }
 
