@@ -417,16 +417,6 @@ static int divide_closed(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
-/* Is out A or one of T's first n layouts, which a result written in
- * place would overwrite while they are read?  (A range test: the
- * layouts of T are one array.) */
-static int tile_aliased(const cute_layout *out, const cute_layout *A,
-                        const cute_tiler *T, int n)
-{
-  uintptr_t o = (uintptr_t)out, m = (uintptr_t)T->mode;
-  return out == A || o - m < (uintptr_t)n * sizeof T->mode[0];
-}
-
 /* A's modes past its first n, moved to token nt and leaf nl of out. */
 static void tile_tail(cute_layout *out, const cute_layout *A, int n,
                       int nt, int nl)
@@ -459,7 +449,7 @@ static inline int divide_tile(cute_layout *out, const cute_layout *A,
   /* The longest head, 7 tokens and 3 leaves a mode, then A's rest
    * (as->ntok - n - 2 tokens, as->nleaf - n leaves) and ')'. */
   if (n < 1 || n > CUTE_MAX_TILER || n + 2 > as->ntok ||
-      as->tok[0] != '(' || tile_aliased(out, A, T, n) ||
+      as->tok[0] != '(' || cute_tile_aliased(out, A, T, n) ||
       6 * n + as->ntok > CUTE_MAX_TOKENS ||
       2 * n + as->nleaf > CUTE_MAX_LEAVES)
     return 0;

@@ -393,27 +393,9 @@ static int tile_span(const cute_tuple *as, int *p)
 }
 
 /* The modes' tokens: "x" or "(xx)".."(xxxx)", stored 8 bytes at a time
- * (byte loops cost more; the result leaves room, see compose_closed). */
+ * (byte loops cost more; the result leaves room, see compose_into). */
 static const char tile_toks[TILE_LEAVES + 1][8] = {"", "x", "(xx)", "(xxx)",
                                                    "(xxxx)"};
-
-/* out = (A0 o T0, A1 o T1, ...) from the modes' leaves s:d, cnt[i] of
- * mode i (a group when more than one): leaves first, then the tokens
- * (a byte store may alias the arrays). */
-static void tile_write(cute_layout *o, const int64_t *s, const int64_t *d,
-                       int nl, const int *cnt, int n)
-{
-  int i, k, nt = 1;
-  for (k = 0; k < nl; k++) cute_put_leaf(o, k, s[k], d[k]);
-  o->shape.tok[0] = o->stride.tok[0] = '(';
-  for (i = 0; i < n; i++) {
-    memcpy(o->shape.tok + nt, tile_toks[cnt[i]], 8);
-    memcpy(o->stride.tok + nt, tile_toks[cnt[i]], 8);
-    nt += cnt[i] > 1 ? cnt[i] + 2 : 1;
-  }
-  o->shape.ntok = o->stride.ntok = (uint8_t)cute_put_tok(o, nt, ')');
-  o->shape.nleaf = o->stride.nleaf = (uint8_t)nl;
-}
 
 /* The same for the group of n leaves [lo, lo + n) of A, u > 0:
  * coalesced, then composed (a shape below 1 is the general path's to
@@ -480,32 +462,51 @@ static int tile_mode_compose(int64_t *os, int64_t *od, const cute_layout *A,
   return tile_group(os, od, A, lo, n, t, u);
 }
 
-/* Composition by the flat tiler T in closed form (above); 0 to refuse.
- * A and T are read whole before out is written: out may alias them. */
-static int compose_closed(cute_layout *out, const cute_layout *A,
-                          const cute_tiler *T)
+/* Composition by the flat tiler T in closed form (above), written into
+ * o mode by mode: leaves straight from the compose, zero bases four at a
+ * time, tokens 8 bytes at a time (each store stays inside the arrays: a
+ * mode adds at most TILE_LEAVES leaves and 6 tokens).  0 to refuse; o may
+ * then be half written.  o is neither A nor a layout of T. */
+static int compose_into(cute_layout *o, const cute_layout *A,
+                        const cute_tiler *T)
 {
-  int64_t s[CUTE_MAX_LEAVES], d[CUTE_MAX_LEAVES];
-  int cnt[CUTE_MAX_TILER]; /* not char: a char store may alias A and T */
+  static const int32_t zero[TILE_LEAVES];
   const cute_tuple *as = &A->shape;
   cute_basis any = 0;
-  int i, k, p = as->ntok > 1, lo = 0, n, nl = 0, nt = 2;
+  int i, k, p = as->ntok > 1, lo = 0, n, nl = 0, nt = 1;
   for (k = 0; k < as->nleaf; k++) any |= A->stride.e[k];
   if (any || T->n < 1) return 0;
   for (i = 0; i < T->n; i++, lo += n) {
     const cute_layout *B = &T->mode[i];
     int64_t t = B->shape.v[0], u = B->stride.v[0];
     if (!cute_tiler_leaf(B) || t < 1 || u < 0 ||
-        nl > CUTE_MAX_LEAVES - TILE_LEAVES || !(n = tile_span(as, &p)) ||
-        !(k = tile_mode_compose(s + nl, d + nl, A, lo, n, t, u)))
+        nl > CUTE_MAX_LEAVES - TILE_LEAVES || nt + 8 > CUTE_MAX_TOKENS ||
+        !(n = tile_span(as, &p)) ||
+        !(k = tile_mode_compose(o->shape.v + nl, o->stride.v + nl, A, lo, n,
+                                t, u)))
       return 0;
-    cnt[i] = k;
+    memcpy(o->shape.e + nl, zero, sizeof zero);
+    memcpy(o->stride.e + nl, zero, sizeof zero);
+    memcpy(o->shape.tok + nt, tile_toks[k], 8);
+    memcpy(o->stride.tok + nt, tile_toks[k], 8);
     nl += k;
     nt += k > 1 ? k + 2 : 1;
   }
-  /* tile_write's 8-byte stores stay inside the tokens */
-  if (nt + 8 > CUTE_MAX_TOKENS) return 0;
-  tile_write(out, s, d, nl, cnt, T->n);
+  o->shape.tok[0] = o->stride.tok[0] = '(';
+  o->shape.ntok = o->stride.ntok = (uint8_t)cute_put_tok(o, nt, ')');
+  o->shape.nleaf = o->stride.nleaf = (uint8_t)nl;
+  return 1;
+}
+
+/* compose_into out, or into a scratch copied out when out is an operand
+ * (A or a layout of T, read while the result is written). */
+static int compose_closed(cute_layout *out, const cute_layout *A,
+                          const cute_tiler *T)
+{
+  cute_layout R;
+  if (!cute_tile_aliased(out, A, T, T->n)) return compose_into(out, A, T);
+  if (!compose_into(&R, A, T)) return 0;
+  cute_scratch_end(out, &R);
   return 1;
 }
 

@@ -73,6 +73,17 @@ void cute_tiler_done(cute_layout *out, cute_layout *r);
  * (the scratch helpers do): nothing to copy when r is out. */
 void cute_tiler_end_both(cute_layout *out, cute_layout *r);
 
+/* Is out A or one of T's first n layouts, which a result written in
+ * place would overwrite while they are read?  (A range test: the
+ * layouts of T are one array; n may be T->n or fewer.) */
+static inline int cute_tile_aliased(const cute_layout *out,
+                                    const cute_layout *A, const cute_tiler *T,
+                                    int n)
+{
+  uintptr_t o = (uintptr_t)out, m = (uintptr_t)T->mode;
+  return out == A || o - m < (uintptr_t)n * sizeof T->mode[0];
+}
+
 /* Is B one integral leaf, well formed?  (Inline: the closed forms ask
  * it of every tiler layout.)  A tuple's first three bytes are ntok,
  * nleaf and tok[0]: one compare of each, where the eight tests of the
