@@ -87,15 +87,20 @@ typedef struct reader {
   int flat;   /* no `_` and no inner list read so far */
 } reader;
 
-/* Appends token c; 1, or 0 (fast pass) or an error past the limit. */
-static int add_tok(reader *r, char c)
+/* add_tok past the limit: 0 (fast pass), or raises. */
+static int tok_limit(reader *r)
 {
-  if (r->T->ntok >= CUTE_MAX_TILER_TOKENS) {
-    if (r->fast) return 0;
-    tiler_fail(r->L, r->op, r->targ, lua_pushfstring(r->L,
-      "tiler longer than %d tokens (CUTE_MAX_TILER_TOKENS)",
-      CUTE_MAX_TILER_TOKENS));
-  }
+  if (r->fast) return 0;
+  return tiler_fail(r->L, r->op, r->targ, lua_pushfstring(r->L,
+    "tiler longer than %d tokens (CUTE_MAX_TILER_TOKENS)",
+    CUTE_MAX_TILER_TOKENS));
+}
+
+/* Appends token c; 1, or tok_limit's answer past the limit (inline: four
+ * calls a tiler of two layouts). */
+static inline int add_tok(reader *r, char c)
+{
+  if (r->T->ntok >= CUTE_MAX_TILER_TOKENS) return tok_limit(r);
   r->T->tok[r->T->ntok++] = c;
   return 1;
 }
