@@ -507,6 +507,12 @@ describe("limits", function()
     for i = 1, 33 do many[i] = 1 end
     says({"tiler has more than 32 layouts (CUTE_MAX_TILER)"},
          cute.composition, L(list(2, 32)), many)
+    -- `_` takes a token and no layout: the token limit is met first
+    local blanks = {}
+    for i = 1, 100 do blanks[i] = cute._ end
+    says({"logical_divide((4,8):(1,4), <_,_,",
+          "): tiler longer than 96 tokens (CUTE_MAX_TILER_TOKENS)"},
+         cute.logical_divide, L "(4,8):(1,4)", blanks)
   end)
 end)
 
