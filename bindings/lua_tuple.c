@@ -346,9 +346,7 @@ static cute_status build(lua_State *L, int idx, cute_tuple *t,
   lua_Integer v;
   basis_ud *b;
   if (lua_type(L, idx) == LUA_TTABLE) {
-    lua_Integer i, n;
-    if (t->ntok == 0 && flat_table(L, idx, t)) return CUTE_OK;
-    n = (lua_Integer)lua_rawlen(L, idx);
+    lua_Integer i, n = (lua_Integer)lua_rawlen(L, idx);
     if ((st = check_sequence(L, idx, n, err))) return st;
     if ((st = cute_tuple_open(t, err))) return st;
     for (i = 1; i <= n; i++) {
@@ -370,11 +368,15 @@ static cute_status build(lua_State *L, int idx, cute_tuple *t,
 int cutelua_totuple(lua_State *L, int idx, cute_tuple *out, cute_error *err)
 {
   cute_error local;
-  /* Nesting is bounded by CUTE_MAX_DEPTH (the builder refuses deeper), so
-   * the recursion needs at most that many extra slots. */
-  luaL_checkstack(L, CUTE_MAX_DEPTH + 4, "tuple nesting");
+  idx = lua_absindex(L, idx);
   cute_tuple_clear(out);
-  return build(L, lua_absindex(L, idx), out, err ? err : &local);
+  /* The flat pass takes two slots, of the LUA_MINSTACK a C function has;
+   * the builder's nesting is bounded by CUTE_MAX_DEPTH (it refuses
+   * deeper), so its recursion needs at most that many more. */
+  if (lua_type(L, idx) == LUA_TTABLE && flat_table(L, idx, out))
+    return CUTE_OK;
+  luaL_checkstack(L, CUTE_MAX_DEPTH + 4, "tuple nesting");
+  return build(L, idx, out, err ? err : &local);
 }
 
 void cutelua_checktuple(lua_State *L, int arg, cute_tuple *out)
