@@ -503,10 +503,9 @@ static int compose_into(cute_layout *o, const cute_layout *A,
 static int compose_closed(cute_layout *out, const cute_layout *A,
                           const cute_tiler *T)
 {
-  cute_layout R;
-  if (!cute_tile_aliased(out, A, T, T->n)) return compose_into(out, A, T);
-  if (!compose_into(&R, A, T)) return 0;
-  cute_scratch_end(out, &R);
+  cute_layout R, *o = cute_tile_aliased(out, A, T, T->n) ? &R : out;
+  if (!compose_into(o, A, T)) return 0;
+  if (o == &R) cute_scratch_end(out, &R);
   return 1;
 }
 
