@@ -439,8 +439,9 @@ static void emit(cute_layout *r, const char *tok, int ntok, int nb,
       }
   if (!p->extra && nt + ntok + 16 <= CUTE_MAX_TOKENS) {
     /* B's tokens as they are, in 16-byte chunks (a byte loop costs
-     * more at these sizes; the chunks stay inside the arrays). */
-    for (i = 0; i < ntok; i += 16) {
+     * more at these sizes; the chunks stay inside the arrays, which the
+     * loop's second test, true whenever the first is, shows gcc -O3). */
+    for (i = 0; i < ntok && nt + i + 16 <= CUTE_MAX_TOKENS; i += 16) {
       memcpy(r->shape.tok + nt + i, tok + i, 16);
       memcpy(r->stride.tok + nt + i, tok + i, 16);
     }

@@ -93,7 +93,7 @@ cute_status cute_layout_injective(const cute_layout *L, int *yes,
 {
   mode1 m[CUTE_MAX_LEAVES];
   unsigned char seen[CUTE_MAX_INJECTIVE_SPAN / 8];
-  int64_t lo, hi, size = 1;
+  int64_t lo = 0, hi = 0, size = 1; /* set by range; gcc -O3 cannot see it */
   int k, n = 0, nests = 1;
   cute_status st;
   if ((st = range(L, "injective", &lo, &hi, err))) return st;

@@ -183,7 +183,7 @@ static cute_status read_int(parser *P, int64_t *out)
 static cute_status read_small(parser *P, int *out)
 {
   const char *at;
-  int64_t v;
+  int64_t v = 0; /* set by read_int on success: gcc -O3 cannot see it */
   cute_status st;
   skip_ws(P);
   at = P->p;

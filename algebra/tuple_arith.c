@@ -145,7 +145,7 @@ static cute_status div_rec(cute_tuple *out, const cute_tuple *a,
                            const cute_span *sb, int strict, cute_error *err)
 {
   cute_status st;
-  int64_t q, rest;
+  int64_t q, rest = 1; /* rest and p are set before use: gcc -O3 */
   int i, ra = span_rank(a, sa), rb = span_rank(b, sb);
   cute_span ca, cb;
   if (is_leaf(a, sa)) {
@@ -178,7 +178,7 @@ static cute_status div_rec(cute_tuple *out, const cute_tuple *a,
   rest = leaf_v(b, sb);
   for (i = 0; i < ra; i++) {
     cute_tuple r;
-    int64_t p;
+    int64_t p = 1;
     cute_tuple_child(a, sa, i, &ca);
     cute_tuple_clear(&r);
     cute_tuple_int(&r, rest);
@@ -211,7 +211,7 @@ cute_status cute_product_each(cute_tuple *out, const cute_tuple *t,
                               cute_error *err)
 {
   cute_span st_all, c;
-  int64_t p;
+  int64_t p = 1; /* set by span_product on success: gcc -O3 */
   int i, n;
   cute_status st = check2(t, NULL, err);
   cute_tuple_clear(out);
