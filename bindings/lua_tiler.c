@@ -17,42 +17,47 @@
 
 /* ------------------------------------------------------------- text -- */
 
-/* The text of a Lua tiler value: "<4:1,<_,8:2>>", n as "n:1"; lists past
- * CUTE_MAX_DEPTH + 1 levels as "<...>" (a cyclic table stays short). */
-static void tiler_text(lua_State *L, int idx, luaL_Buffer *b, int depth)
+/* Pushes the text of the Lua tiler value at idx: "<4:1,<_,8:2>>", n as
+ * "n:1"; lists past CUTE_MAX_DEPTH + 1 levels as "<...>" (a cyclic table
+ * stays short), and a list's elements past CUTE_MAX_TILER_TOKENS as
+ * ",..." (no tiler has more; a message stays readable).  An element's
+ * text is made on the stack, then added: a luaL_Buffer may keep its box
+ * on the stack, and nothing may sit above it while it grows. */
+static void push_tiler_text(lua_State *L, int idx, int depth)
 {
   lua_Integer n, i, len;
+  luaL_Buffer b;
   idx = lua_absindex(L, idx);
   if (cutelua_isunderscore(L, idx)) {
-    luaL_addstring(b, "_");
+    lua_pushliteral(L, "_");
   } else if (lua_type(L, idx) == LUA_TTABLE && !cutelua_testlayout(L, idx)) {
-    if (depth > CUTE_MAX_DEPTH) { luaL_addstring(b, "<...>"); return; }
-    luaL_addchar(b, '<');
+    if (depth > CUTE_MAX_DEPTH) { lua_pushliteral(L, "<...>"); return; }
+    luaL_checkstack(L, 4, "tiler text");  /* box, element, its text */
+    luaL_buffinit(L, &b);
+    luaL_addchar(&b, '<');
     len = (lua_Integer)lua_rawlen(L, idx);
-    for (i = 1; i <= len; i++) {
-      if (i > 1) luaL_addchar(b, ',');
+    for (i = 1; i <= len && i <= CUTE_MAX_TILER_TOKENS; i++) {
+      if (i > 1) luaL_addchar(&b, ',');
       lua_rawgeti(L, idx, i);
-      tiler_text(L, -1, b, depth + 1);
-      lua_pop(L, 1);
+      push_tiler_text(L, -1, depth + 1);
+      lua_remove(L, -2);
+      luaL_addvalue(&b);
     }
-    luaL_addchar(b, '>');
+    if (len > CUTE_MAX_TILER_TOKENS) luaL_addstring(&b, ",...");
+    luaL_addchar(&b, '>');
+    luaL_pushresult(&b);
   } else if (lua_type(L, idx) == LUA_TNUMBER && cutelua_tointeger(L, idx, &n)) {
     lua_pushfstring(L, "%I:1", (LUAI_UACINT)n);
-    luaL_addvalue(b);
   } else {
     luaL_tolstring(L, idx, NULL);
-    luaL_addvalue(b);
   }
 }
 
 /* tiler_tostring(T): the text above (cute.tiler_tostring). */
 static int l_tiler_tostring(lua_State *L)
 {
-  luaL_Buffer b;
   luaL_checkany(L, 1);
-  luaL_buffinit(L, &b);
-  tiler_text(L, 1, &b, 0);
-  luaL_pushresult(&b);
+  push_tiler_text(L, 1, 0);
   return 1;
 }
 
@@ -69,7 +74,8 @@ static int tiler_fail(lua_State *L, const char *op, int targ,
   luaL_addvalue(&b);
   lua_pushfstring(L, "%s(%s, ", op, a);
   luaL_addvalue(&b);
-  tiler_text(L, targ, &b, 0);
+  push_tiler_text(L, targ, 0);
+  luaL_addvalue(&b);
   luaL_addstring(&b, "): ");
   luaL_addstring(&b, reason);
   luaL_pushresult(&b);
@@ -194,7 +200,8 @@ static void not_a_tiler(reader *r, int idx)
   const char *kind = what(L, idx);
   luaL_buffinit(L, &b);
   luaL_addstring(&b, idx == r->targ ? "tiler " : "tiler element ");
-  tiler_text(L, idx, &b, 0);
+  push_tiler_text(L, idx, 0);
+  luaL_addvalue(&b);
   lua_pushfstring(L, " (%s) is not a layout, integer or table", kind);
   luaL_addvalue(&b);
   luaL_pushresult(&b);

@@ -507,6 +507,16 @@ describe("limits", function()
     for i = 1, 33 do many[i] = 1 end
     says({"tiler has more than 32 layouts (CUTE_MAX_TILER)"},
          cute.composition, L(list(2, 32)), many)
+    -- a long list's text stops after CUTE_MAX_TILER_TOKENS elements (its
+    -- message had grown past the buffer's first block and crashed)
+    for _, n in ipairs {400, 100000} do
+      local long = {}
+      for i = 1, n do long[i] = 2 end
+      local msg = says({"composition((4,8):(1,4), <2:1,2:1,",
+                        ",2:1,...>): tiler has more than 32 layouts"},
+                       cute.composition, L "(4,8):(1,4)", long)
+      assert.equal(96, select(2, msg:gsub("2:1", "")))
+    end
     -- `_` takes a token and no layout: the token limit is met first
     local blanks = {}
     for i = 1, 100 do blanks[i] = cute._ end
