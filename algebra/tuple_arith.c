@@ -89,6 +89,32 @@ static cute_status check2(const cute_tuple *a, const cute_tuple *b,
   return st ? st : b ? cute_tuple_check(b, err) : CUTE_OK;
 }
 
+/* No leaf of t is `_`: the slice marker is stored as INT64_MIN, which the
+ * arithmetic would read as that number (ceil_div(_, 4) was -2^61). */
+static cute_status no_underscore(const cute_tuple *t, cute_error *err)
+{
+  char text[CUTE_MAX_TEXT];
+  int k;
+  for (k = 0; k < t->nleaf; k++)
+    if (t->v[k] == CUTE_UNDERSCORE && t->e[k] == 0) {
+      if (t->ntok == 1)
+        return cute_fail(err, CUTE_EINVAL, "_ is not an integer");
+      cute_tuple_print(t, text, sizeof text);
+      return cute_fail(err, CUTE_EINVAL, "leaf %d of %s is _, not an "
+                       "integer", k, text);
+    }
+  return CUTE_OK;
+}
+
+/* The operands of arithmetic: checked, and free of `_` (b may be NULL). */
+static cute_status check_arith(const cute_tuple *a, const cute_tuple *b,
+                               cute_error *err)
+{
+  cute_status st = check2(a, b, err);
+  if (!st) st = no_underscore(a, err);
+  return st || !b ? st : no_underscore(b, err);
+}
+
 /* "op(a, b): reason" (b may be NULL; extra is a third operand's text). */
 static cute_status fail_op(cute_error *err, cute_status st, const char *op,
                            const cute_tuple *a, const cute_tuple *b,
@@ -115,7 +141,7 @@ static cute_status pairwise(cute_tuple *out, const cute_tuple *a,
                             const char *op, cute_error *err)
 {
   cute_span sa = whole(a), sb = whole(b);
-  cute_status st = check2(a, b, err);
+  cute_status st = check_arith(a, b, err);
   cute_tuple_clear(out);
   if (!st) st = rec(out, a, &sa, b, &sb, flag, err);
   return st ? fail_op(err, st, op, a, b, NULL) : CUTE_OK;
@@ -213,7 +239,7 @@ cute_status cute_product_each(cute_tuple *out, const cute_tuple *t,
   cute_span st_all, c;
   int64_t p = 1; /* set by span_product on success: gcc -O3 */
   int i, n;
-  cute_status st = check2(t, NULL, err);
+  cute_status st = check_arith(t, NULL, err);
   cute_tuple_clear(out);
   if (st) return fail_op(err, st, "product_each", t, NULL, NULL);
   st_all = whole(t);
@@ -327,7 +353,7 @@ cute_status cute_elem_less(int *out, const cute_tuple *a, const cute_tuple *b,
                            cute_error *err)
 {
   cute_span sa = whole(a), sb = whole(b);
-  cute_status st = check2(a, b, err);
+  cute_status st = check_arith(a, b, err);
   if (!st) st = less_rec(a, &sa, b, &sb, out, err);
   return st ? fail_op(err, st, "elem_less", a, b, NULL) : CUTE_OK;
 }

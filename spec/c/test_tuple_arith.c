@@ -62,6 +62,30 @@ static void errors(void)
   fails2(cute_idx2crd_tuple, "(1,2)", "8", CUTE_ERANK, "idx2crd((1,2), 8)");
 }
 
+/* `_` is stored as INT64_MIN: arithmetic refuses it rather than read that
+ * number (ceil_div(_, 4) was -2^61, elem_less(_, 4) true). */
+static void underscore(void)
+{
+  static const tuple2_fn fns[] = {cute_ceil_div, cute_shape_div,
+                                  cute_tuple_add, cute_tuple_sub};
+  cute_tuple x = T("(2,_)"), y = T("4"), r;
+  cute_error e;
+  int i, less;
+  for (i = 0; i < 4; i++) {
+    fails2(fns[i], "_", "4", CUTE_EINVAL, "(_, 4): _ is not an integer");
+    fails2(fns[i], "4", "_", CUTE_EINVAL, "(4, _): _ is not an integer");
+    fails2(fns[i], "(2,_)", "(3,4)", CUTE_EINVAL,
+           "((2,_), (3,4)): leaf 1 of (2,_) is _, not an integer");
+  }
+  CHECK(cute_elem_less(&less, &x, &y, &e) == CUTE_EINVAL &&
+            strstr(e.msg, "elem_less((2,_), 4): leaf 1") != NULL,
+        "elem_less: %s", e.msg);
+  CHECK(cute_product_each(&r, &x, &e) == CUTE_EINVAL &&
+            strstr(e.msg, "product_each((2,_)): leaf 1") != NULL,
+        "product_each: %s", e.msg);
+  ok2(cute_dice, "(_,1)", "(4,8)", "(8)"); /* where `_` marks a mode */
+}
+
 /* Results past CUTE_MAX_LEAVES are refused, never truncated. */
 static void limits(void)
 {
@@ -102,6 +126,7 @@ int main(void)
 {
   examples();
   errors();
+  underscore();
   limits();
   compact();
   return test_finish();

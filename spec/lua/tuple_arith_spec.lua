@@ -45,6 +45,16 @@ describe("tuple arithmetic: CuTe's documented cases", function()
     assert.is_false(cute.elem_less({1, 3}, {2, 3}))
     assert.is_true(cute.elem_less({1}, {2, 3}))
     assert.is_false(cute.elem_less({1, 2, 3}, {2, 3}))
+    -- `_` is no number: refused, where INT64_MIN (how it is stored) was read
+    for _, f in ipairs {"ceil_div", "shape_div", "tuple_add", "tuple_sub",
+                        "elem_less"} do
+      local ok, msg = pcall(cute[f], {2, cute._}, {3, 4})
+      assert.is_false(ok)
+      assert.truthy(msg:find(f .. "((2,_), (3,4)): leaf 1 of (2,_) is _, not "
+                             .. "an integer", 1, true), msg)
+    end
+    assert.has_error(function() cute.product_each(cute._) end,
+                     "product_each(_): _ is not an integer")
   end)
 
   it("increment_coord, dice, idx2crd of a coordinate, append, prepend", function()
