@@ -150,6 +150,14 @@ static int l_layout(lua_State *L)
   cute_tuple shape, stride;
   cute_error err;
   cute_layout *u;
+  /* A text or a layout is the whole layout, a shape at most one stride:
+   * anything after is refused, not dropped. */
+  int whole = lua_type(L, 1) == LUA_TSTRING || cutelua_testlayout(L, 1) ||
+              cutelua_testcomposed(L, 1);
+  if (!lua_isnoneornil(L, whole ? 2 : 3))
+    return luaL_argerror(L, whole ? 2 : 3, whole ? "nothing expected after "
+                         "a layout or its text" : "nothing expected after "
+                         "the shape and stride");
   if (lua_type(L, 1) == LUA_TSTRING) {
     const char *s = cutelua_checktext(L, 1), *t = s;
     while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') t++;
@@ -322,6 +330,15 @@ static int l_depth(lua_State *L)
   return 1;
 }
 
+/* A swizzled cosize walks the domain, up to CUTE_MAX_WALK elements. */
+void cutelua_charge_cosize(lua_State *L, const cute_composed *c,
+                           const char *what)
+{
+  int64_t n;
+  if (cute_composed_size(c, &n, NULL) == CUTE_OK && n <= CUTE_MAX_WALK)
+    cutelua_charge(L, (double)n, what);
+}
+
 static int l_cosize(lua_State *L)
 {
   cute_layout *l = cutelua_testlayout(L, 1);
@@ -331,9 +348,7 @@ static int l_cosize(lua_State *L)
   cute_status st;
   if (!l && !c)
     return luaL_typeerror(L, 1, "cute.Layout or cute.ComposedLayout");
-  /* a swizzled cosize walks the domain up to CUTE_MAX_WALK elements */
-  if (c && cute_composed_size(c, &n, NULL) == CUTE_OK && n <= CUTE_MAX_WALK)
-    cutelua_charge(L, (double)n, "cosize");
+  if (c) cutelua_charge_cosize(L, c, "cosize");
   st = l ? cute_layout_cosize(l, &n, &err) : cute_composed_cosize(c, &n, &err);
   if (st) return cutelua_error(L, &err);
   lua_pushinteger(L, (lua_Integer)n);

@@ -270,6 +270,20 @@ describe("complement and inverses", function()
     assert.equal("swizzle(3, 4, 2): |S| >= B violated: the xor fields would overlap",
                  err(cute.swizzle, 3, 4, 2))
     assert.equal("swizzle(-1, 4, 2): B and M must be >= 0", err(cute.swizzle, -1, 4, 2))
+    -- an operand past the whole layout is refused, not dropped
+    local C = L "Sw<1,1,1> o 0 o 4:1"
+    says({"bad argument #2", "nothing expected after a layout or its text"},
+         cute.layout, L "4:1", 5)
+    says({"bad argument #2", "nothing expected after a layout or its text"},
+         cute.layout, "4:1", 7)
+    says({"bad argument #3", "nothing expected after the shape and stride"},
+         cute.layout, {4, 8}, {1, 4}, {1, 2})
+    says({"bad argument #1 to 'make_layout' (cute.Layout or integer expected, "
+          .. "got cute.ComposedLayout)"}, cute.make_layout, C, L "8:2")
+    says({"bad argument #2 to 'make_layout' (cute.Layout or integer expected, "
+          .. "got cute.ComposedLayout)"}, cute.make_layout, L "8:2", C)
+    says({"bad argument #3 to 'make_layout' (nothing after the shape and "
+          .. "stride expected, got number)"}, cute.make_layout, 4, 8, 3)
   end)
 
   it("modes and coordinates out of range", function()

@@ -124,7 +124,18 @@ local cute = {
 -- make_layout overloads.)
 cute.make_layout = E.protect("make_layout", function(first, ...)
   if first == nil then return core.concat() end
-  if tiler.is_layout(first) then return core.concat(first, ...) end
+  if type(first) == "userdata" then
+    -- layouts to concatenate: each a Layout or an integer n (n:1)
+    for k, x in ipairs {first, ...} do
+      E.argcheck(tiler.is_layout(x) or
+                 (type(x) == "number" and math.tointeger(x) ~= nil),
+                 "make_layout", k, "cute.Layout or integer", x)
+    end
+    return core.concat(first, ...)
+  end
+  local _, extra = ...
+  E.argcheck(extra == nil, "make_layout", 3, "nothing after the shape and "
+             .. "stride", extra)
   return core.layout(first, ...)
 end)
 
