@@ -239,7 +239,7 @@ static int push_text(lua_State *L, cute_cuda_text *t, cute_cuda_status s,
  * (cute.cuda.codegen); with a dtype, a tensor type. */
 static int l_codegen(lua_State *L)
 {
-  const char *name = luaL_checkstring(L, 1);
+  const char *name = cutelua_checktext(L, 1);
   cute_layout *lay = cutelua_testlayout(L, 2);
   cute_composed *comp = lay ? NULL : cutelua_testcomposed(L, 2);
   cute_cuda_text t = {0};
@@ -253,6 +253,7 @@ static int l_codegen(lua_State *L)
   } else if (lay) {
     s = cute_cuda_emit_layout(&t, name, lay, &err);
   } else {
+    cutelua_charge_cosize(L, comp, "codegen");  /* its cosize constant */
     s = cute_cuda_emit_composed(&t, name, comp, &err);
   }
   return push_text(L, &t, s, &err);

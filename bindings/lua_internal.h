@@ -94,6 +94,10 @@ int cutelua_compose_op(lua_State *L);
 /* Calls the host's meter of C work, if any (cute_lua.h: CUTELUA_CHARGE),
  * before a call does n steps of work beyond cute.h's constant bounds. */
 void cutelua_charge(lua_State *L, double n, const char *what);
+/* Charges the walk a swizzled cosize makes (its size, up to CUTE_MAX_WALK
+ * elements) before a call that computes it: cute.cosize, codegen. */
+void cutelua_charge_cosize(lua_State *L, const cute_composed *c,
+                           const char *what);
 
 /* Raise err as "bad argument #arg to 'f' (msg)" -- for malformed arguments
  * (a tuple that does not convert), as opposed to inadmissible algebra. */

@@ -218,9 +218,28 @@ static void emit_comment(cute_cuda_text *o, const char *what)
   cute_cuda_text_puts(o, " */\n");
 }
 
+/* The words a generated function may not be named: C++'s keywords and
+ * alternative tokens (CUDA C++ is C++17), and main. */
+static const char *const cg_reserved[] = {
+  "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
+  "bool", "break", "case", "catch", "char", "char16_t", "char32_t",
+  "char8_t", "class", "compl", "concept", "const", "const_cast",
+  "consteval", "constexpr", "constinit", "continue", "co_await",
+  "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+  "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
+  "float", "for", "friend", "goto", "if", "inline", "int", "long",
+  "main", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+  "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
+  "register", "reinterpret_cast", "requires", "return", "short", "signed",
+  "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
+  "template", "this", "thread_local", "throw", "true", "try", "typedef",
+  "typeid", "typename", "union", "unsigned", "using", "virtual", "void",
+  "volatile", "wchar_t", "while", "xor", "xor_eq"};
+
 static cute_cuda_status check_name(const char *name, cute_cuda_error *err)
 {
   const char *p = name;
+  size_t i;
   int ok = (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'));
   for (; ok && *p; p++)
     ok = *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
@@ -228,6 +247,10 @@ static cute_cuda_status check_name(const char *name, cute_cuda_error *err)
   if (!ok || strlen(name) > 200)
     return cucu_fail(err, CUTE_CUDA_EINVAL,
                      "cute.cuda: codegen: '%s' is not a C identifier", name);
+  for (i = 0; i < sizeof cg_reserved / sizeof cg_reserved[0]; i++)
+    if (strcmp(name, cg_reserved[i]) == 0)
+      return cucu_fail(err, CUTE_CUDA_EINVAL, "cute.cuda: codegen: '%s' is "
+                       "reserved (a C++ keyword, or main)", name);
   return CUTE_CUDA_OK;
 }
 

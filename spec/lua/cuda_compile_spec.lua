@@ -62,6 +62,13 @@ describe("cute.cuda codegen", function()
                          "a tensor's layout must give offsets, not coordinates")
     assert.error_matches(function() cuda.codegen("1x", cute.layout "4:1") end,
                          "not a C identifier")
+    -- a name the generated C++ cannot use, or one cut at a NUL byte
+    for _, name in ipairs {"int", "return", "main"} do
+      assert.error_matches(function() cuda.codegen(name, cute.layout "4:1") end,
+                           "'" .. name .. "' is reserved", 1, true)
+    end
+    assert.error_matches(function() cuda.codegen("a\0b", cute.layout "4:1") end,
+                         "NUL byte", 1, true)
   end)
 end)
 
@@ -104,6 +111,16 @@ extern "C" __global__ void scale(X_t x, Y_t y, float a, const int n,
     assert.equal("compute_90", k.binary.arch)
     assert.truthy(k.binary.image:find(".entry scale(", 1, true))
     assert.same({"ptr", "ptr", "f32", "i32", "u64", "ptr"}, k.params[1])
+  end)
+
+  it("compiles in a state a host opened with io but without os", function()
+    fresh_cache("off")
+    local os_ = os
+    _G.os = nil   -- as cutelua_options' open_os = 0 leaves it
+    local ok, k = pcall(cuda.kernel, spec)
+    _G.os = os_
+    assert.truthy(ok, k)
+    assert.equal("ptx", k.binary.kind)
   end)
 
   it("calls NVRTC zero times when warm (memory, then disk)", function()

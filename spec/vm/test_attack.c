@@ -101,6 +101,15 @@ static void test_c_work_charged(void) {
               CUTELUA_EBUDGET, "cosize would touch 65536 elements");
     cutelua_close(S);
   }
+  {  /* codegen computes the same cosize (its constant): charged alike
+      * (cute.cuda needs io) */
+    cutelua_state *S = open_with(0, 1000000, 1);
+    run_fails(S, "local c = require 'cute'\n"
+                 "local S = c.layout 'Sw<3,4,3> o 0 o (65536):(1)'\n"
+                 "for i = 1, 16 do c.cuda.codegen('L', S) end",
+              CUTELUA_EBUDGET, "codegen would touch 65536 elements");
+    cutelua_close(S);
+  }
 }
 
 /* Debian's Lua 5.4.4 recurses in C without limit when __close handlers

@@ -77,7 +77,7 @@ end
 
 -- nvdisasm of $CUDA_HOME, else /usr/local/cuda, else the PATH's.
 local function nvdisasm()
-  local home = os.getenv("CUDA_HOME")
+  local home = os and os.getenv("CUDA_HOME")
   for _, p in ipairs {home and home .. "/bin/nvdisasm" or false,
                       "/usr/local/cuda/bin/nvdisasm"} do
     if p and readable(p) then return p end
@@ -93,6 +93,11 @@ local function program_sass(prog, arch)
   local cubin = (arch == nil and b.kind == "cubin") and b.image
     or core.compile(prog.source, prog.names, "sm_"
          .. arch_number(arch or b.arch, "sass"), prog.options).image
+  -- a host may open io without os (cutelua_options): no temporary file
+  if not (os and io and io.popen) then
+    E.raise("cute.cuda.Kernel:sass: needs the os library and io.popen "
+          .. "(this state opened them without)")
+  end
   local tool = nvdisasm()
   if not tool then
     E.raise("cute.cuda.Kernel:sass: nvdisasm not found (it ships with the "
@@ -112,8 +117,9 @@ end
 
 -- With CUTELUA_DUMP=dir, every program compiled leaves its PTX (and SASS
 -- where nvdisasm is found) in dir as <first kernel name>-<key>.ptx/.sass.
+-- A state without the os library (a host's choice) sees no environment.
 local function dump(prog)
-  local dir = os.getenv("CUTELUA_DUMP")
+  local dir = os and os.getenv("CUTELUA_DUMP")
   if not dir or dir == "" then return end
   local base = ("%s/%s-%s"):format(dir, prog.names[1]:gsub("[^%w_]", "_"),
                                    prog.binary.key:sub(1, 16))

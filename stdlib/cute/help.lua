@@ -19,7 +19,7 @@ local function load_pages()
   if ok then return ref end
   local src = debug.getinfo(1, "S").source
   local root = src:match("^@(.*)stdlib/cute/help%.lua$")
-  local index = root and io.open(root .. "docs/api/README.md")
+  local index = root and io and io.open(root .. "docs/api/README.md")
   if not index then return {} end
   local pages = {}
   for stem in index:read("a"):gmatch("%(([%w_]+)%.md%)") do
