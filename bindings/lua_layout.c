@@ -13,6 +13,7 @@
 #include "lua_internal.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 /* A Layout userdata: its cute_layout first (hosts read it with
@@ -87,14 +88,18 @@ cute_layout *cutelua_newresult(lua_State *L)
  * anything else takes cute_layout_make's checks and message. */
 static cute_status make_n1(cute_layout *buf, lua_Integer v, cute_error *err)
 {
-  cute_tuple n, one;
   if (v > 0) {
     cute_tuple_int(&buf->shape, (int64_t)v);
     return cute_tuple_int(&buf->stride, 1);
   }
-  cute_tuple_int(&n, (int64_t)v);
-  cute_tuple_int(&one, 1);
-  return cute_layout_make(buf, &n, &one, err);
+  /* said here: the algebra would print math.mininteger as `_` */
+  if (err) {
+    err->code = CUTE_EINVAL;
+    err->column = 0;
+    snprintf(err->msg, sizeof err->msg, "integer %lld is not a positive "
+             "size (an integer n stands for the layout n:1)", (long long)v);
+  }
+  return CUTE_EINVAL;
 }
 
 const cute_layout *cutelua_testoperand(lua_State *L, int idx,

@@ -197,7 +197,13 @@ static void not_a_tiler(reader *r, int idx)
 {
   lua_State *L = r->L;
   luaL_Buffer b;
-  const char *kind = what(L, idx);
+  const char *kind;
+  lua_Integer n;
+  if (lua_type(L, idx) == LUA_TNUMBER && cutelua_tointeger(L, idx, &n))
+    tiler_fail(L, r->op, r->targ, lua_pushfstring(L, "%s %I is not a "
+               "positive integer (an integer n is the tile n:1)",
+               idx == r->targ ? "tiler" : "tiler element", (LUAI_UACINT)n));
+  kind = what(L, idx);
   luaL_buffinit(L, &b);
   luaL_addstring(&b, idx == r->targ ? "tiler " : "tiler element ");
   push_tiler_text(L, idx, 0);

@@ -278,10 +278,12 @@ describe("complement and inverses", function()
          cute.layout, "4:1", 7)
     says({"bad argument #3", "nothing expected after the shape and stride"},
          cute.layout, {4, 8}, {1, 4}, {1, 2})
-    says({"bad argument #1 to 'make_layout' (cute.Layout or integer expected, "
-          .. "got cute.ComposedLayout)"}, cute.make_layout, C, L "8:2")
-    says({"bad argument #2 to 'make_layout' (cute.Layout or integer expected, "
-          .. "got cute.ComposedLayout)"}, cute.make_layout, L "8:2", C)
+    says({"bad argument #1 to 'make_layout' (cute.Layout or positive integer "
+          .. "expected, got cute.ComposedLayout)"}, cute.make_layout, C, L "8:2")
+    says({"bad argument #2 to 'make_layout' (cute.Layout or positive integer "
+          .. "expected, got cute.ComposedLayout)"}, cute.make_layout, L "8:2", C)
+    says({"bad argument #2 to 'make_layout' (cute.Layout or positive integer "
+          .. "expected, got number)"}, cute.make_layout, L "8:2", 0)
     says({"bad argument #3 to 'make_layout' (nothing after the shape and "
           .. "stride expected, got number)"}, cute.make_layout, 4, 8, 3)
   end)
@@ -521,6 +523,11 @@ describe("limits", function()
     for i = 1, 33 do many[i] = 1 end
     says({"tiler has more than 32 layouts (CUTE_MAX_TILER)"},
          cute.composition, L(list(2, 32)), many)
+    -- an integer below 1 is no tile: said so, not "a non-integral number"
+    says({"logical_divide(8:1, 0:1): tiler 0 is not a positive integer (an "
+          .. "integer n is the tile n:1)"}, cute.logical_divide, L "8:1", 0)
+    says({"composition((4,8):(1,4), <2:1,-3:1>): tiler element -3 is not a "
+          .. "positive integer"}, cute.composition, L "(4,8):(1,4)", {2, -3})
     -- a long list's text stops after CUTE_MAX_TILER_TOKENS elements (its
     -- message had grown past the buffer's first block and crashed)
     for _, n in ipairs {400, 100000} do
@@ -654,9 +661,13 @@ describe("stdlib argument errors", function()
       local r = cute.swizzle(1, 0, 1) * true; return r end)
     at_caller("bad argument #2 to 'composition' %(cute.Layout or integer "
       .. "expected, got number%)$", function() local r = A * 2.5; return r end)
-    at_caller("bad argument #2 to 'composition' %(make_layout%(0:1%): shape "
-      .. "leaf 0 is not a positive integer%)$", function()
+    at_caller("bad argument #2 to 'composition' %(integer 0 is not a positive "
+      .. "size %(an integer n stands for the layout n:1%)%)$", function()
       local r = A * 0; return r end)
+    -- math.mininteger is a number here, not the `_` it is stored as
+    at_caller("bad argument #2 to 'composition' %(integer "
+      .. "%-9223372036854775808 is not a positive size", function()
+      local r = A * math.mininteger; return r end)
     at_caller("bad argument #1 to 'composition' %(cute.Layout, cute.Swizzle "
       .. "or cute.ComposedLayout expected, got boolean%)$", function()
       local r = true * A; return r end)

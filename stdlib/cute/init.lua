@@ -127,9 +127,9 @@ cute.make_layout = E.protect("make_layout", function(first, ...)
   if type(first) == "userdata" then
     -- layouts to concatenate: each a Layout or an integer n (n:1)
     for k, x in ipairs {first, ...} do
-      E.argcheck(tiler.is_layout(x) or
-                 (type(x) == "number" and math.tointeger(x) ~= nil),
-                 "make_layout", k, "cute.Layout or integer", x)
+      local n = type(x) == "number" and math.tointeger(x)
+      E.argcheck(tiler.is_layout(x) or (n and n >= 1), "make_layout", k,
+                 "cute.Layout or positive integer", x)
     end
     return core.concat(first, ...)
   end
