@@ -610,6 +610,19 @@ describe("stdlib argument errors", function()
     at_caller("bank_conflicts: the access pattern 4:1 is not a %(thread, value%) "
       .. "layout", function()
       local r = cute.bank_conflicts(L "4:1", L "4:1"); return r end)
+    -- options are checked, not read as they come (bytes = 0 was 1-way)
+    local S, A = cute.layout_right { 32, 32 }, L "(32,32):(1,32)"
+    for _, case in ipairs {
+      { { bytes = 0 }, "opts%.bytes must be an integer in 1%.%.128, got 0" },
+      { { vec = 2.5 }, "opts%.vec must be an integer in 1%.%.128, got 2%.5" },
+      { { side = "Q" }, "opts%.side must be \"S\" or \"D\", got Q" },
+      { 5, "opts must be a table, got number" } } do
+      at_caller("bank_conflicts: " .. case[2], function()
+        local r = cute.bank_conflicts(S, A, case[1]); return r end)
+    end
+    at_caller("bank_conflicts: the shared%-memory layout %(32,32%):%(%-1,32%) "
+      .. "reaches offset %-31", function()
+      local r = cute.bank_conflicts(L "(32,32):(-1,32)", A); return r end)
     at_caller("make_layout: bad argument #1 to 'layout'", function()
       local r = cute.make_layout(true); return r end)
     at_caller("cute.gemm: A 4:1, B 4:1, C 4:1: ranks 1, 1, 1", function()

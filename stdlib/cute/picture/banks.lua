@@ -118,7 +118,31 @@ local function operands(smem, access, opts)
       .. "cute.group_modes(smem, 1, %d)"):format(tostring(smem),
       core.rank(smem), core.rank(smem)))
   end
+  if opts ~= nil and type(opts) ~= "table" then
+    E.raise("bank_conflicts: opts must be a table, got " .. E.typename(opts))
+  end
   opts = opts or {}
+  for _, k in ipairs { "bytes", "vec" } do   -- 1..128: at most a bank row
+    local n = opts[k]
+    if n ~= nil and not (math.type(n) == "integer" and n >= 1 and n <= 128)
+    then
+      E.raise(("bank_conflicts: opts.%s must be an integer in 1..128, got %s")
+        :format(k, tostring(n)))
+    end
+  end
+  if opts.side ~= nil and opts.side ~= "S" and opts.side ~= "D" then
+    E.raise(("bank_conflicts: opts.side must be \"S\" or \"D\", got %s")
+      :format(tostring(opts.side)))
+  end
+  -- the lowest offset (a composed layout's before its swizzle); a layout
+  -- of no integral offsets is the model's to refuse
+  local inner = mt == core.metatables.Layout and smem or smem:layout()
+  local ok, lo = pcall(core.offset_range, inner)
+  if ok and mt ~= core.metatables.Layout then lo = lo + smem:offset() end
+  if ok and lo < 0 then
+    E.raise(("bank_conflicts: the shared-memory layout %s reaches offset %d: "
+      .. "shared memory has none below 0"):format(tostring(smem), lo))
+  end
   if require("cute.atom").is_tiled_copy(access) then
     access, opts = copy_side(access, opts)
   end
