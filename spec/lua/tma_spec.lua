@@ -49,8 +49,11 @@ describe("SM90 TMA atoms", function()
       assert.equal("tma", catalog[name].kind)
       assert.matches("cp.async.bulk.tensor", catalog[name].ptx, 1, true)
     end
-    assert.error_matches(function() cute.copy_atom "SM90_TMA_LOAD" end,
+    assert.error_matches(function() cute.copy_atom("SM90_TMA_LOAD", "f16") end,
       "SM90_TMA_LOAD is a tma atom", 1, true)
+    -- and a copy atom names its value type, as Copy_Atom<Op, T> does
+    assert.error_matches(function() cute.copy_atom "SM75_U32x4_LDSM_N" end,
+      "copy_atom: the value type is missing", 1, true)
   end)
 end)
 

@@ -149,7 +149,11 @@ end
 -- no value type the layouts stay in bits.
 function M.copy_atom(spec, value_type)
   spec = catalog_entry(spec, "copy", { "thr_id", "src", "dst" })
-  local bits = M.type_bits(value_type or 1)
+  if value_type == nil then   -- CuTe's Copy_Atom<Op, T> names T too
+    E.raise("copy_atom: the value type is missing (cute.copy_atom(name, "
+      .. "\"f16\"), or a bit count)")
+  end
+  local bits = M.type_bits(value_type)
   local a = setmetatable({}, Copy_Atom)
   for k, v in pairs(spec) do a[k] = v end
   a.bits = bits
