@@ -95,7 +95,10 @@ typedef struct cutelua_options {
    *     walks up to 2^24 elements: it is charged one instruction per
    *     element before it starts (bindings/cute_lua.h: CUTELUA_CHARGE, the
    *     one place where C work meets the budget), so a budget too small for
-   *     it stops the run ("cosize would touch N elements");
+   *     it stops the run ("cosize would touch N elements"); cute.cuda's
+   *     codegen of a swizzled layout computes it too and is charged alike.
+   *     Not bounded: NVRTC compiling a kernel (cute.cuda.kernel, with io
+   *     open), whose time grows with the source the script writes;
    *   - string.find, match, gmatch, gsub: backtracking may take time
    *     exponential in the pattern (('a'):rep(40):find(('.-'):rep(10)
    *     .. 'b') is ~10^10 steps).  Each call's worst case is bounded from
