@@ -478,9 +478,20 @@ end
 --- time(fn [, {warmup = 3, reps = 20, stream}]) -> median milliseconds of
 -- one fn() on the device, each repetition timed between two events.
 function cuda.time(fn, opts)
-  check(callable(fn), "time", "the timed code must be callable (a function "
-        .. "or a launch handle)", fn)
+  -- a layout has a __call too, and is no code (cuda.time(L) ran L()); a
+  -- launch handle is a userdata as well, and is timed
+  local mt, classes = getmetatable(fn), algebra.metatables
+  check(callable(fn) and mt ~= classes.Layout and mt ~= classes.Swizzle
+        and mt ~= classes.ComposedLayout, "time", "the timed code must be "
+        .. "callable (a function or a launch handle)", fn)
+  check(opts == nil or type(opts) == "table", "time", "opts must be a table",
+        opts)
   opts = opts or {}
+  for k, least in pairs { warmup = 0, reps = 1 } do
+    local n = opts[k]
+    check(n == nil or (math.type(n) == "integer" and n >= least), "time",
+          ("opts.%s must be an integer >= %d"):format(k, least), n)
+  end
   for _ = 1, opts.warmup or 3 do fn() end
   local a, b, t = core.event(), core.event(), {}
   for i = 1, opts.reps or 20 do
@@ -539,6 +550,8 @@ end
 -- again).
 local fallback_said = {}
 function cuda.gemm(A, B, C, opts)
+  check(opts == nil or type(opts) == "table", "gemm", "opts must be a table",
+        opts)
   opts = opts or {}
   local path = opts.path
   if path ~= "generic" and type(A) == "table" and (A.dtype == "bf16" or A.dtype == "f16") then
