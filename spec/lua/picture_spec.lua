@@ -233,5 +233,17 @@ describe("cute.show", function()
     assert.has_error(function() picture.render(C, "svg", { tile = 8 }) end,
       "render(((4,8),2):((16,1),8)): a TV layout needs its tile shape {M, N} "
       .. "(opts.tile)")
+    -- options: known keys, values that fit (each was ignored or ended in a
+    -- Lua error inside the stdlib)
+    local A = L "(4,8):(1,4)"
+    for _, case in ipairs {
+      { { cell = -5 }, "render: opts.cell must be an integer in 1..1000 (pixels), got -5" },
+      { { cell = 1e300 }, "render: opts.cell must be an integer in 1..1000 (pixels), got 1e+300" },
+      { { color = "rainbow" }, 'render: opts.color must be "bank" or "chunk", got "rainbow"' },
+      { { bytes = 0, color = "bank" }, "render: opts.bytes must be an integer in 1..128, got 0" },
+      { { colour = "bank" }, "render: unknown option colour (tile, data, title, "
+        .. "format, cell, color, bytes, highlight, interactive)" } } do
+      assert.has_error(function() picture.render(A, "svg", case[1]) end, case[2])
+    end
   end)
 end)
