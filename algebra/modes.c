@@ -160,7 +160,8 @@ cute_status cute_layout_group(cute_layout *out, const cute_layout *L, int b,
   cute_layout r;
   cute_status st;
   int rank = cute_layout_rank(L);
-  if (b < 0 || b > e || e > rank) return bad_range("group", L, b, e, err);
+  if (b < 0 || b > e || e > rank)
+    return bad_range("group_modes", L, b, e, err);
   cute_scratch_start(&r);
   if (!(st = cute_scratch_tok(&r, '(', err)) &&
       !(st = cute_scratch_modes(&r, L, 0, b, err)) &&
@@ -169,7 +170,7 @@ cute_status cute_layout_group(cute_layout *out, const cute_layout *L, int b,
       !(st = cute_scratch_tok(&r, ')', err)) &&
       !(st = cute_scratch_modes(&r, L, e, rank, err)))
     st = cute_scratch_tok(&r, ')', err);
-  return finish(out, &r, st, "group", L, NULL, err);
+  return finish(out, &r, st, "group_modes", L, NULL, err);
 }
 
 cute_status cute_layout_take(cute_layout *out, const cute_layout *L, int b,

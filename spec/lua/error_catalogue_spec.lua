@@ -291,7 +291,7 @@ describe("complement and inverses", function()
   it("modes and coordinates out of range", function()
     local A = L "(4,8):(1,4)"
     assert.equal("mode((4,8):(1,4)): mode 5 outside [0,2)", err(A.mode, A, 5))
-    assert.equal("group((4,8):(1,4)): modes [1,5) outside [0,2]",
+    assert.equal("group_modes((4,8):(1,4)): modes [1,5) outside [0,2]",
                  err(cute.group_modes, A, 1, 5))
     assert.equal("take((4,8):(1,4)): modes [2,1) outside [0,2]", err(cute.take, A, 2, 1))
     assert.equal("select((4,8):(1,4)): mode 3 outside [0,2)", err(cute.select, A, 3))

@@ -81,6 +81,11 @@ describe("cute.limits", function()
             operand), "op((2,3):(1,2), (2,3):(1,2)): 65537 cells exceed the "
             .. "limit of 65536 cells (cute.limits.cells)")
     assert.equal(2, printed)
+    -- a NaN count is no count within the limit; a bad name or count says so
+    has(msg(limits.check, "cells", "op", 0 / 0, "cells"), "op(): ")
+    has(msg(limits.check, "x", "op", 5), "limits.check: no limit named x")
+    has(msg(limits.check, "cells", "op", "5"),
+        "limits.check: the count must be a number, got string")
   end)
 end)
 

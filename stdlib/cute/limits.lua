@@ -62,7 +62,13 @@ end
 -- a count made by M.product or M.size.
 function M.check(name, op, n, what, ...)
   local m = values[name]
-  if n > m then
+  if not m then
+    E.raise(("limits.check: no limit named %s in cute.limits")
+      :format(tostring(name)))
+  elseif type(n) ~= "number" then
+    E.raise("limits.check: the count must be a number, got " .. E.typename(n))
+  end
+  if not (n <= m) then   -- NaN too: it is no count within the limit
     local operands = table.pack(...)
     for i = 1, operands.n do operands[i] = tostring(operands[i]) end
     E.raise(("%s(%s): %s %s exceed the limit of %d %s (cute.limits.%s)")
