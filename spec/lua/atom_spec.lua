@@ -329,6 +329,14 @@ MMA_Atom
   it("rejects what is not an MMA atom", function()
     assert.has_error(function() atom.make_tiled_mma(42) end,
       "make_tiled_mma: an MMA atom (cute.mma_atom) expected, got number")
+    -- and a permutation that is no tile (0 had made tile_size 0)
+    local a = atom.mma_atom "SM80_16x8x16_F32F16F16F32_TN"
+    assert.has_error(function() atom.make_tiled_mma(a, { 1, 1, 1 }, { 0, 8, 16 }) end,
+      "make_tiled_mma: permutation M of M, N, K must be a cute.Layout, a "
+      .. "positive integer or cute._, got 0")
+    assert.has_error(function() atom.make_tiled_mma(a, { 1, 1, 1 }, { 16, 2.5 }) end,
+      "make_tiled_mma: permutation N of M, N, K must be a cute.Layout, a "
+      .. "positive integer or cute._, got 2.5")
   end)
 end)
 

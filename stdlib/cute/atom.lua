@@ -333,6 +333,15 @@ local function pad3(thr, perm)
     local x = perm and perm[i]
     if x == nil then x = _ end
     p[i] = as_layout(x)
+    -- a tile of n elements is n >= 1 (0 gave tile_size 0, and partition_A
+    -- then failed in a divide)
+    if not (p[i] == _ or tiler.is_layout(p[i])
+            or (math.type(p[i]) == "integer" and p[i] >= 1)) then
+      E.raise(("make_tiled_mma: permutation %s of M, N, K must be a "
+        .. "cute.Layout, a positive integer or cute._, got %s")
+        :format(("MNK"):sub(i, i), math.type(p[i]) and tostring(p[i])
+                                     or E.typename(p[i])))
+    end
   end
   return thr, tiler.mark(p)
 end
