@@ -470,7 +470,7 @@ static int tile_mode_compose(int64_t *os, int64_t *od, const cute_layout *A,
 static int compose_into(cute_layout *o, const cute_layout *A,
                         const cute_tiler *T)
 {
-  static const int32_t zero[TILE_LEAVES];
+  static const cute_basis zero[TILE_LEAVES];
   const cute_tuple *as = &A->shape;
   cute_basis any = 0;
   int i, k, p = as->ntok > 1, lo = 0, n, nl = 0, nt = 1;
