@@ -11,6 +11,7 @@
 #include "leaves.h"
 #include "scratch.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* --------------------------------------------------------- construction -- */
@@ -66,27 +67,39 @@ cute_status cute_layout_make_congruent(cute_layout *L,
 
 /* Compact strides: exclusive prefix products of the leaves, walked forward
  * (column-major) or backward (row-major). */
+/* "op(shape): why" of a compact layout: the shape alone, as no stride
+ * was given (a half-made one would be printed as if it had been). */
+static cute_status compact_fail(cute_error *err, cute_status code,
+                                const char *op, const cute_tuple *shape,
+                                const char *why)
+{
+  char b[CUTE_MAX_TEXT];
+  cute_tuple_print(shape, b, sizeof b);
+  return cute_fail(err, code, "%s(%s): %s", op, b, why);
+}
+
 static cute_status compact(cute_layout *L, const cute_tuple *shape, int right,
                            const char *op, cute_error *err)
 {
   int k, n = shape->nleaf;
   int64_t p = 1;
+  char why[64];
   cute_status st = cute_tuple_check(shape, err);
   if (st) return st;
+  for (k = 0; k < n; k++)
+    if (shape->e[k] != 0 || shape->v[k] <= 0) {
+      snprintf(why, sizeof why, "shape leaf %d is not a positive integer", k);
+      return compact_fail(err, CUTE_EINVAL, op, shape, why);
+    }
   cute_tuple_copy(&L->shape, shape);
   cute_tuple_copy(&L->stride, shape);
   memset(L->stride.e, 0, n * sizeof L->stride.e[0]);
   for (k = 0; k < n; k++) {
     int j = right ? n - 1 - k : k;
-    if (shape->e[j] != 0 || shape->v[j] <= 0)
-      return check_leaves(L, op, err);
     L->stride.v[j] = p;
-    if (k + 1 < n && cute_mul(p, shape->v[j], &p)) {
-      char b[256];
-      cute_tuple_print(shape, b, sizeof b);
-      return cute_fail(err, CUTE_EOVERFLOW, "%s(%s): 64-bit overflow of the "
-                       "compact strides", op, b);
-    }
+    if (k + 1 < n && cute_mul(p, shape->v[j], &p))
+      return compact_fail(err, CUTE_EOVERFLOW, op, shape,
+                          "64-bit overflow of the compact strides");
   }
   return CUTE_OK;
 }
@@ -110,7 +123,7 @@ cute_status cute_layout_identity(cute_layout *L, const cute_tuple *shape,
 {
   int idx[CUTE_MAX_DEPTH + 1] = {0};
   int p, d = 0, leaf = 0;
-  cute_status st = cute_layout_left(L, shape, err);
+  cute_status st = compact(L, shape, 0, "make_identity_layout", err);
   if (st) return st;
   /* An integer shape gets the empty basis path, E<> = 1 (as CuTe's
    * make_basis_like): 8:1, evaluating to integers; (8) gets (8):(1@0). */

@@ -263,8 +263,13 @@ describe("complement and inverses", function()
   end)
 
   it("constructors: positive shapes, congruent strides, swizzle parameters", function()
-    assert.equal("make_layout((4,0):(1,0)): shape leaf 1 is not a positive integer",
+    -- a shape alone prints alone: its compact stride was never made
+    assert.equal("make_layout((4,0)): shape leaf 1 is not a positive integer",
                  err(cute.layout, {4, 0}))
+    assert.equal("make_layout_right((4,-8)): shape leaf 1 is not a positive "
+      .. "integer", err(cute.layout_right, {4, -8}))
+    assert.equal("make_identity_layout((-4,8)): shape leaf 0 is not a "
+      .. "positive integer", err(cute.make_identity_layout, {-4, 8}))
     assert.equal("make_layout((4,8):(1)): shape and stride are not congruent",
                  err(cute.layout, {4, 8}, {1}))
     assert.equal("swizzle(3, 4, 2): |S| >= B violated: the xor fields would overlap",
