@@ -65,18 +65,21 @@ cute_status cute_layout_make_congruent(cute_layout *L,
                               : CUTE_OK;
 }
 
-/* Compact strides: exclusive prefix products of the leaves, walked forward
- * (column-major) or backward (row-major). */
 /* "op(shape): why" of a compact layout: the shape alone, as no stride
  * was given (a half-made one would be printed as if it had been). */
 static cute_status compact_fail(cute_error *err, cute_status code,
                                 const char *op, const cute_tuple *shape,
                                 const char *why)
 {
-  char b[CUTE_MAX_TEXT];
-  cute_tuple_print(shape, b, sizeof b);
-  return cute_fail(err, code, "%s(%s): %s", op, b, why);
+  char text[CUTE_MAX_TEXT];
+  cute_fail(err, code, "%s", why);
+  cute_tuple_print(shape, text, sizeof text);
+  cute_error_prefix(err, op, text, (char *)NULL);
+  return code;
 }
+
+/* Compact strides: exclusive prefix products of the leaves, walked forward
+ * (column-major) or backward (row-major). */
 
 static cute_status compact(cute_layout *L, const cute_tuple *shape, int right,
                            const char *op, cute_error *err)
