@@ -156,14 +156,17 @@ static int l_layout(lua_State *L)
   cute_error err;
   cute_layout *u;
   /* A text or a layout is the whole layout, a shape at most one stride:
-   * anything after is refused, not dropped. */
-  int whole = lua_type(L, 1) == LUA_TSTRING || cutelua_testlayout(L, 1) ||
-              cutelua_testcomposed(L, 1);
+   * anything after is refused, not dropped.  (Tested once: the class
+   * tests are the cost of a tuple's call.) */
+  int text = lua_type(L, 1) == LUA_TSTRING;
+  int layout = !text && (cutelua_testlayout(L, 1) ||
+                         cutelua_testcomposed(L, 1));
+  int whole = text || layout;
   if (!lua_isnoneornil(L, whole ? 2 : 3))
     return luaL_argerror(L, whole ? 2 : 3, whole ? "nothing expected after "
                          "a layout or its text" : "nothing expected after "
                          "the shape and stride");
-  if (lua_type(L, 1) == LUA_TSTRING) {
+  if (text) {
     const char *s = cutelua_checktext(L, 1), *t = s;
     while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') t++;
     if (strncmp(t, "Sw<", 3) == 0) {
@@ -177,7 +180,7 @@ static int l_layout(lua_State *L)
     if (cute_layout_parse(u, s, &err)) return cutelua_error(L, &err);
     return 1;
   }
-  if (cutelua_testlayout(L, 1) || cutelua_testcomposed(L, 1)) {
+  if (layout) {
     lua_settop(L, 1);  /* values are immutable: no copy needed */
     return 1;
   }

@@ -487,7 +487,8 @@ function cuda.time(fn, opts)
   check(opts == nil or type(opts) == "table", "time", "opts must be a table",
         opts)
   opts = opts or {}
-  for k, least in pairs { warmup = 0, reps = 1 } do
+  for _, c in ipairs { { "warmup", 0 }, { "reps", 1 } } do  -- in this order
+    local k, least = c[1], c[2]
     local n = opts[k]
     check(n == nil or (math.type(n) == "integer" and n >= least), "time",
           ("opts.%s must be an integer >= %d"):format(k, least), n)
