@@ -54,7 +54,7 @@ int cutelua_error(lua_State *L, const cute_error *err)
 
 int cutelua_argerror(lua_State *L, int arg, const cute_error *err)
 {
-  return luaL_argerror(L, arg, err->msg);
+  return cutelua_badarg(L, arg, err->msg);
 }
 
 const char *cutelua_typemsg(lua_State *L, int arg, const char *expected)
@@ -87,12 +87,12 @@ static int basis_new(lua_State *L)
 {
   int k, n = lua_gettop(L);
   cute_basis e = (cute_basis)n;
-  luaL_argcheck(L, n >= 1 && n <= CUTE_MAX_BASIS_DEPTH, n > 0 ? n : 1,
-                "cute.E takes 1 to 3 mode indices");
+  cutelua_argcheck(L, n >= 1 && n <= CUTE_MAX_BASIS_DEPTH, n > 0 ? n : 1,
+                  "cute.E takes 1 to 3 mode indices");
   for (k = 0; k < n; k++) {
     lua_Integer i = cutelua_checkint(L, k + 1);
-    luaL_argcheck(L, i >= 0 && i <= CUTE_MAX_BASIS_INDEX, k + 1,
-                  "basis index out of range [0, 254]");
+    cutelua_argcheck(L, i >= 0 && i <= CUTE_MAX_BASIS_INDEX, k + 1,
+                    "basis index out of range [0, 254]");
     e |= (cute_basis)i << (8 * (k + 1));
   }
   push_basis(L, 1, e);
@@ -149,15 +149,15 @@ static int basis_unm(lua_State *L)
 
 static int basis_eq(lua_State *L)
 {
-  basis_ud *a = luaL_checkudata(L, 1, CUTELUA_BASIS);
-  basis_ud *b = luaL_checkudata(L, 2, CUTELUA_BASIS);
+  basis_ud *a = cutelua_checkudata(L, 1, CUTELUA_BASIS);
+  basis_ud *b = cutelua_checkudata(L, 2, CUTELUA_BASIS);
   lua_pushboolean(L, a->v == b->v && a->e == b->e);
   return 1;
 }
 
 static int basis_tostring(lua_State *L)
 {
-  basis_ud *b = luaL_checkudata(L, 1, CUTELUA_BASIS);
+  basis_ud *b = cutelua_checkudata(L, 1, CUTELUA_BASIS);
   cute_tuple t;
   char buf[64];
   cute_tuple_clear(&t);
@@ -173,7 +173,7 @@ static int basis_tostring(lua_State *L)
  * stride (F5) have neither: nil. */
 static int basis_index(lua_State *L)
 {
-  basis_ud *b = luaL_checkudata(L, 1, CUTELUA_BASIS);
+  basis_ud *b = cutelua_checkudata(L, 1, CUTELUA_BASIS);
   const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
   int i, len = CUTE_BASIS_LEN(b->e);
   if (k == NULL || CUTE_BASIS_IS_SUM(b->e) || b->e == CUTE_BASIS_F2) return 0;
@@ -204,19 +204,20 @@ lua_Integer cutelua_checkint(lua_State *L, int arg)
 {
   lua_Integer v;
   if (cutelua_tointeger(L, arg, &v)) return v;
-  if (lua_type(L, arg) != LUA_TNUMBER) luaL_typeerror(L, arg, "integer");
-  return luaL_argerror(L, arg, lua_pushfstring(L, "%s is not an integer",
-                                               luaL_tolstring(L, arg, NULL)));
+  if (lua_type(L, arg) != LUA_TNUMBER) cutelua_typeerror(L, arg, "integer");
+  return cutelua_badarg(L, arg, lua_pushfstring(L, "%s is not an integer",
+                                                luaL_tolstring(L, arg, NULL)));
 }
 
 const char *cutelua_checktext(lua_State *L, int arg)
 {
-  size_t len;
-  const char *s = luaL_checklstring(L, arg, &len);
-  size_t n = strlen(s);
+  size_t len, n;
+  const char *s = lua_tolstring(L, arg, &len);
+  if (s == NULL) cutelua_typeerror(L, arg, "string");
+  n = strlen(s);
   if (n != len)
-    luaL_argerror(L, arg, lua_pushfstring(L, "text contains a NUL byte at "
-                                          "column %d", (int)n + 1));
+    cutelua_badarg(L, arg, lua_pushfstring(L, "text contains a NUL byte at "
+                                           "column %d", (int)n + 1));
   return s;
 }
 
