@@ -78,3 +78,16 @@ describe("_ in a tiler", function()
     assert.matches("(2,2,2):(1,2,4) has rank 3", msg, 1, true)
   end)
 end)
+
+-- The marker is a light userdata; Lua printed it as "userdata: 0x...".
+-- CuTe prints its Underscore as _, and so do cute's tuples and tilers.
+describe("_ itself", function()
+  it("prints as _, as CuTe prints it", function()
+    assert.equal("_", tostring(_))
+    assert.equal("(_,_)", ("(%s,%s)"):format(_, _))
+    assert.equal(cute.tuple_tostring {1, _}, ("(1,%s)"):format(_))
+  end)
+  it("has a metatable scripts cannot read or change", function()
+    assert.equal(false, getmetatable(_))
+  end)
+end)
