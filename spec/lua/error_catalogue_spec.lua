@@ -134,6 +134,21 @@ describe("malformed text", function()
     assert.matches('^tuple%("%.%.%. +x, +%.%.%."%)', msg)
   end)
 
+  -- Triton's text of a linear layout reads as the CuTe texts do: the rule
+  -- is linear_layout (it named itself "linear layout: column C", and no
+  -- text), line breaks shown as \n so the message keeps to one line
+  it("a linear layout's text names linear_layout, its text and the column", function()
+    assert.equal('linear_layout("{lane = [[1]]"): parse error at column 14: '
+      .. "expected '}'", err(cute.linear_layout, "{lane = [[1]]"))
+    assert.equal('linear_layout(" - lane=1 -> (1)\\n   lane=4 -> (2)\\nwhere out '
+      .. 'dims are: [x (size 4)]"): parse error at column 27: expected the next '
+      .. "power of two of the dim",
+      err(cute.linear_layout, " - lane=1 -> (1)\n   lane=4 -> (2)\nwhere out "
+        .. "dims are: [x (size 4)]"))
+    says({'linear_layout("xxx', 'xxx..."): text longer than 4096 characters '
+          .. "(CUTE_MAX_TEXT)"}, cute.linear_layout, ("x"):rep(5000))
+  end)
+
   it("refuses a NUL byte inside the text", function()
     says({"bad argument #1 to '", "layout'", "text contains a NUL byte at column 4"},
          cute.layout, "4:1\0x")
@@ -359,6 +374,16 @@ describe("64-bit overflow", function()
           .. "overflows 64 bits"}, function() return C(cute._, 1) end)
   end)
 
+  it("tuple arithmetic names its call, not the stride arithmetic inside", function()
+    local big = math.maxinteger
+    assert.equal("tuple_add((9223372036854775807,1), (1,1)): 64-bit overflow",
+                 err(cute.tuple_add, {big, 1}, {1, 1}))
+    assert.equal("tuple_sub((-9223372036854775807), (2)): 64-bit overflow",
+                 err(cute.tuple_sub, {-big}, {2}))
+    assert.equal("tuple_add(9223372036854775807@0, 1@0): 64-bit overflow",
+                 err(cute.tuple_add, cute.E(0) * big, cute.E(0)))
+  end)
+
   it("text: numbers too big are parse errors (see above)", function()
     says({'layout("4:99999999999999999999"): parse error at column 3: '
           .. "integer does not fit in 64 bits"}, L, "4:99999999999999999999")
@@ -435,6 +460,23 @@ describe("stdlib operations with bad operands", function()
     says({"local_tile((4,8):(1,4), <2:1,2:1>): the tile coordinate is not a "
           .. "tuple (tuple: string is not an integer, cute.E, cute._ or table)"},
          cute.local_tile, A, {2, 2}, {0, "x"})
+  end)
+
+  -- a step's failure is the user's call's: copy_atom's upcast of the
+  -- atom's bits, make_layout_tv's size and products
+  it("atoms and TV layouts name the call, not the step", function()
+    says({"copy_atom: value type f64 (64 bits) does not divide the destination "
+          .. "layout of SM75_U32x4_LDSM_N (in bits): upcast((32,(32,4)):"
+          .. "(32,(1,1024))): divisibility: shape 32 of mode 32:1 is not a "
+          .. "multiple of 64"}, cute.copy_atom, "SM75_U32x4_LDSM_N", "f64")
+    says({"copy_atom: value type 24 (24 bits) does not divide the source "
+          .. "layout of SM75_U32x4_LDSM_N"}, cute.copy_atom, "SM75_U32x4_LDSM_N", 24)
+    assert.equal("make_layout_tv(4294967296:1, 4294967296:1): size((4294967296,"
+      .. "4294967296)): 64-bit overflow",
+      err(cute.make_layout_tv, L "4294967296:1", L "4294967296:1"))
+    assert.equal("make_layout_tv((4,8):(1,-4), 2:1): raked_product((4,8):(1,-4), "
+      .. "2:1): complement((4,8):(1,-4)): negative stride -4",
+      err(cute.make_layout_tv, L "(4,8):(1,-4)", L "2:1"))
   end)
 
   it("pictures and prints name their call and operand", function()

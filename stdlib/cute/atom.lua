@@ -144,10 +144,24 @@ function M.mma_atom(spec)
   return a
 end
 
+-- The atom's bit layout L (its `side` layout) read as values of `bits`
+-- bits; a width that does not divide it is the value type's fault, named
+-- so: the upcast is a step of copy_atom.
+local function as_values(name, value_type, bits, side, L)
+  local ok, V = pcall(core.upcast, L, bits)
+  if not ok then
+    E.raise(("copy_atom: value type %s (%d bits) does not divide the %s "
+      .. "layout of %s (in bits): %s"):format(tostring(value_type), bits, side,
+      name, V))
+  end
+  return V
+end
+
 --- A copy atom from the catalog or a spec, its bit layouts read as values
 -- of `value_type` bits (CuTe's Copy_Atom<Op, T>: recast from bits); with
 -- no value type the layouts stay in bits.
 function M.copy_atom(spec, value_type)
+  local name = type(spec) == "string" and spec or "the spec"
   spec = catalog_entry(spec, "copy", { "thr_id", "src", "dst" })
   if value_type == nil then   -- CuTe's Copy_Atom<Op, T> names T too
     E.raise("copy_atom: the value type is missing (cute.copy_atom(name, "
@@ -160,9 +174,9 @@ function M.copy_atom(spec, value_type)
   a.thr_id = as_layout(spec.thr_id)
   a.src_bits, a.dst_bits = as_layout(spec.src), as_layout(spec.dst)
   a.ref_bits = as_layout(spec.ref or spec.dst)
-  a.src = core.upcast(a.src_bits, bits)
-  a.dst = core.upcast(a.dst_bits, bits)
-  a.ref = core.upcast(a.ref_bits, bits)
+  a.src = as_values(name, value_type, bits, "source", a.src_bits)
+  a.dst = as_values(name, value_type, bits, "destination", a.dst_bits)
+  a.ref = as_values(name, value_type, bits, "reference", a.ref_bits)
   return a
 end
 
