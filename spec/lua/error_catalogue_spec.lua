@@ -657,16 +657,26 @@ describe("stdlib argument errors", function()
     at_caller("bank_conflicts: the access pattern 4:1 is not a %(thread, value%) "
       .. "layout", function()
       local r = cute.bank_conflicts(L "4:1", L "4:1"); return r end)
-    -- options are checked, not read as they come (bytes = 0 was 1-way)
+    -- options are checked, not read as they come (bytes = 0 was 1-way), by
+    -- the pictures' checker (cute.error.options): a string value quoted
+    -- (side was "got Q"), a table of options in Lua's form (it was "opts
+    -- must be a table"), as the pictures' messages read
     local S, A = cute.layout_right { 32, 32 }, L "(32,32):(1,32)"
     for _, case in ipairs {
-      { { bytes = 0 }, "opts%.bytes must be an integer in 1%.%.128, got 0" },
-      { { vec = 2.5 }, "opts%.vec must be an integer in 1%.%.128, got 2%.5" },
-      { { side = "Q" }, "opts%.side must be \"S\" or \"D\", got Q" },
-      { 5, "opts must be a table, got number" } } do
-      at_caller("bank_conflicts: " .. case[2], function()
+      { { bytes = 0 }, "bank_conflicts: opts%.bytes must be an integer in 1%.%.128, got 0" },
+      { { vec = 2.5 }, "bank_conflicts: opts%.vec must be an integer in 1%.%.128, got 2%.5" },
+      { { side = "Q" }, "bank_conflicts: opts%.side must be \"S\" or \"D\", got \"Q\"" },
+      { { side = {} }, "bank_conflicts: opts%.side must be \"S\" or \"D\", got table" },
+      { 5, "bad argument #3 to 'bank_conflicts' %(options table expected, got number%)" } } do
+      at_caller(case[2], function()
         local r = cute.bank_conflicts(S, A, case[1]); return r end)
     end
+    -- the pictures' options, through the same checker, at the caller's line
+    at_caller("render: opts%.bytes must be an integer in 1%.%.128, got \"2\"", function()
+      local r = cute.render(S, "txt", { bytes = "2" }); return r end)
+    at_caller("render: unknown option a %(tile, data, title, format, cell, color, "
+      .. "bytes, highlight, interactive%)", function()
+      local r = cute.render(S, "txt", { b = 1, a = 1, cell = 0 }); return r end)
     at_caller("bank_conflicts: the shared%-memory layout %(32,32%):%(%-1,32%) "
       .. "reaches offset %-31", function()
       local r = cute.bank_conflicts(L "(32,32):(-1,32)", A); return r end)

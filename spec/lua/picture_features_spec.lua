@@ -299,7 +299,7 @@ describe("bank_conflicts", function()
     assert.equal(tostring(st:get_layoutS_TV()),
       tostring(cute.bank_conflicts(smem, st, { side = "S" }).access))
     assert.has_error(function() cute.bank_conflicts(smem, st, { side = "X" }) end,
-      'bank_conflicts: opts.side must be "S" or "D", got X')
+      'bank_conflicts: opts.side must be "S" or "D", got "X"')
   end)
 
   -- seeded random swizzled tiles and access patterns
