@@ -479,6 +479,31 @@ describe("stdlib operations with bad operands", function()
       err(cute.make_layout_tv, L "(4,8):(1,-4)", L "2:1"))
   end)
 
+  -- CuTe's make_tiled_mma states no rule on a permutation's size (its
+  -- tile_size_mnk is size(permutation)), and a permutation that is no
+  -- multiple of the atom's tile can work: {7, 8, 16} partitions a
+  -- (32,16):(1,32) tensor, whose M coalesces, in CuTe's algebra and here.
+  -- So it is not refused; where it fails -- get_layoutA_TV's 7 x 16
+  -- reference tile -- the message names the call the user made.
+  it("a tiled MMA's methods name themselves before a step's failure", function()
+    local mma = cute.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", nil, {7, 8, 16})
+    local step = "zipped_divide(((7,1),(16,1)):((1,0),(7,0)), <16:1,16:1>): "
+      .. "composition((7,1):(1,0), (16,1):(1,0)): shape divisibility condition "
+      .. "violated: ceil(7/1) = 7 and shape 16 of B divide neither way"
+    assert.equal("TiledMMA:get_layoutA_TV: " .. step,
+                 err(function() return mma:get_layoutA_TV() end))
+    assert.equal("TiledMMA:thrfrg_A: " .. step,
+                 err(function() return mma:thrfrg_A(L "(7,16):(1,7)") end))
+    local thr = mma:get_slice(0)
+    assert.equal("ThrMMA:partition_A: " .. step,
+                 err(function() return thr:partition_A(L "(7,16):(1,7)") end))
+    assert.equal("make_tiled_copy_A: TiledMMA:get_layoutA_TV: " .. step,
+                 err(cute.make_tiled_copy_A, cute.copy_atom("SM75_U32x4_LDSM_N",
+                                                            "f16"), mma))
+    assert.equal("((2,2,2),3,1):((32,8,256),16,0)",
+                 tostring((thr:partition_A(L "(32,16):(1,32)"))))
+  end)
+
   it("pictures and prints name their call and operand", function()
     says({"format_layout((2,2,2):(1,2,4)): rank-2 layout expected, got rank 3"},
          cute.format_layout, L "(2,2,2)")
