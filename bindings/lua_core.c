@@ -54,6 +54,33 @@ static void push_view(lua_State *L, int idx, int views, const char *what)
   lua_setmetatable(L, -2);
 }
 
+/* tostring(cute._) is "_", as CuTe prints its Underscore.  Light userdata
+ * have no metatable each: one for the type serves them all, so any other
+ * prints as Lua prints it ("userdata: 0x..."); it is set only where the
+ * host has set none, and scripts see it through a view, as the classes. */
+static int lightuserdata_tostring(lua_State *L)
+{
+  if (cutelua_isunderscore(L, 1)) lua_pushliteral(L, "_");
+  else lua_pushfstring(L, "userdata: %p", lua_touserdata(L, 1));
+  return 1;
+}
+
+static void set_underscore_tostring(lua_State *L)
+{
+  lua_pushlightuserdata(L, NULL);
+  if (lua_getmetatable(L, -1)) {
+    lua_pop(L, 2);
+    return;
+  }
+  lua_createtable(L, 0, 2);                  /* p, mt */
+  lua_pushcfunction(L, lightuserdata_tostring);
+  lua_setfield(L, -2, "__tostring");
+  push_view(L, -1, 0, "the light userdata metatable");
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  lua_pop(L, 1);
+}
+
 /* ------------------------------------------------------ class tests -- */
 /* The classes numbered by enum cutelua_class (lua_internal.h), in order. */
 static const char *const class_names[] = {CUTELUA_LAYOUT, CUTELUA_SWIZZLE,
@@ -413,6 +440,7 @@ int luaopen_cute_core(lua_State *L)
   cutelua_open_tuple_arith(L);
   cutelua_open_tiler(L);
   cutelua_open_linear(L);
+  set_underscore_tostring(L);
   push_metatables(L);
   push_limits(L);
   push_dtypes(L);

@@ -46,33 +46,6 @@ int cutelua_isunderscore(lua_State *L, int idx)
   return is;
 }
 
-/* tostring(cute._) is "_", as CuTe prints its Underscore.  Light userdata
- * have no metatable each: one for the type serves them all, so any other
- * prints as Lua prints it ("userdata: 0x..."), and it is set only where
- * the host has set none; scripts cannot read or change it. */
-static int lightuserdata_tostring(lua_State *L)
-{
-  if (cutelua_isunderscore(L, 1)) lua_pushliteral(L, "_");
-  else lua_pushfstring(L, "userdata: %p", lua_touserdata(L, 1));
-  return 1;
-}
-
-static void set_underscore_tostring(lua_State *L)
-{
-  lua_pushlightuserdata(L, NULL);
-  if (lua_getmetatable(L, -1)) {
-    lua_pop(L, 2);
-    return;
-  }
-  lua_createtable(L, 0, 2);
-  lua_pushcfunction(L, lightuserdata_tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_pushboolean(L, 0);
-  lua_setfield(L, -2, "__metatable");
-  lua_setmetatable(L, -2);
-  lua_pop(L, 1);
-}
-
 int cutelua_error(lua_State *L, const cute_error *err)
 {
   lua_pushstring(L, err->msg);
@@ -570,5 +543,4 @@ void cutelua_open_tuple(lua_State *L)
   luaL_setfuncs(L, funcs, 0);
   cutelua_pushunderscore(L);
   lua_setfield(L, -2, "_");
-  set_underscore_tostring(L);
 }
