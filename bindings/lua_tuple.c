@@ -114,37 +114,55 @@ static void stride_arg(lua_State *L, int arg, int64_t *v, cute_basis *e)
   }
 }
 
-/* x*a + y*b on the leaves (a, b), as cute_stride_combine packs them:
- * E(0)*2 = 2@0, E(0)+E(1) = 1@0+1@1, -E(1) = -1@1. */
-static int basis_combine(lua_State *L, int64_t x, int64_t y)
+/* x*a + y*b on the leaves a at argument ia and b at 2 (read when y !=
+ * 0), as cute_stride_combine packs them: E(0)*2 = 2@0, E(0)+E(1) =
+ * 1@0+1@1, -E(1) = -1@1.  An overflow names the expression written,
+ * `what` with the text of the operands (arguments 1 and 2, or 1 alone):
+ * "9223372036854775807@0 + 1@0: 64-bit overflow", where stride.c's message
+ * names its own arithmetic ("stride: ..."). */
+static int basis_combine(lua_State *L, int ia, int64_t x, int64_t y,
+                         const char *what)
 {
   int64_t va, vb = 0, v;
   cute_basis ea, eb = 0, e;
   cute_error err;
-  stride_arg(L, 1, &va, &ea);
+  int n = lua_gettop(L);
+  const char *a;
+  stride_arg(L, ia, &va, &ea);
   if (y != 0) stride_arg(L, 2, &vb, &eb);
-  if (cute_stride_combine(&v, &e, x, va, ea, y, vb, eb, &err))
-    return cutelua_error(L, &err);
-  if (e == 0) lua_pushinteger(L, (lua_Integer)v);
-  else push_basis(L, v, e);
-  return 1;
+  if (!cute_stride_combine(&v, &e, x, va, ea, y, vb, eb, &err)) {
+    if (e == 0) lua_pushinteger(L, (lua_Integer)v);
+    else push_basis(L, v, e);
+    return 1;
+  }
+  if (err.code != CUTE_EOVERFLOW) return cutelua_error(L, &err);
+  a = luaL_tolstring(L, 1, NULL);
+  lua_pushfstring(L, what, a, n > 1 ? luaL_tolstring(L, 2, NULL) : "");
+  lua_pushfstring(L, "%s: 64-bit overflow", lua_tostring(L, -1));
+  return lua_error(L);   /* as the algebra's errors: no position */
 }
 
 static int basis_mul(lua_State *L)
 {
   int bi = luaL_testudata(L, 1, CUTELUA_BASIS) ? 1 : 2;
   lua_Integer s = cutelua_checkint(L, 3 - bi);
-  if (bi == 2) lua_rotate(L, 1, 1); /* the basis first */
-  lua_settop(L, 1);
-  return basis_combine(L, (int64_t)s, 0);
+  return basis_combine(L, bi, (int64_t)s, 0, "%s * %s");
 }
 
-static int basis_add(lua_State *L) { return basis_combine(L, 1, 1); }
-static int basis_sub(lua_State *L) { return basis_combine(L, 1, -1); }
+static int basis_add(lua_State *L)
+{
+  return basis_combine(L, 1, 1, 1, "%s + %s");
+}
+
+static int basis_sub(lua_State *L)
+{
+  return basis_combine(L, 1, 1, -1, "%s - %s");
+}
+
 static int basis_unm(lua_State *L)
 {
   lua_settop(L, 1);
-  return basis_combine(L, -1, 0);
+  return basis_combine(L, 1, -1, 0, "-%s");
 }
 
 static int basis_eq(lua_State *L)

@@ -382,6 +382,19 @@ describe("64-bit overflow", function()
                  err(cute.tuple_sub, {-big}, {2}))
     assert.equal("tuple_add(9223372036854775807@0, 1@0): 64-bit overflow",
                  err(cute.tuple_add, cute.E(0) * big, cute.E(0)))
+    -- cute.E's operators name the expression (they said "stride: 64-bit
+    -- overflow", naming no operation)
+    local e = cute.E(0) * big
+    assert.equal("9223372036854775807@0 + 1@0: 64-bit overflow",
+                 err(function() return e + cute.E(0) end))
+    assert.equal("9223372036854775807@0 - -1@0: 64-bit overflow",
+                 err(function() return e - (-cute.E(0)) end))
+    assert.equal("2 * 9223372036854775807@0: 64-bit overflow",
+                 err(function() return 2 * e end))
+    assert.equal("9223372036854775807@0 * 2: 64-bit overflow",
+                 err(function() return e * 2 end))
+    assert.equal("-" .. tostring(-e - cute.E(0)) .. ": 64-bit overflow",
+                 err(function() return -(-e - cute.E(0)) end))
   end)
 
   it("text: numbers too big are parse errors (see above)", function()
