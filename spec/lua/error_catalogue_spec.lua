@@ -718,6 +718,11 @@ describe("stdlib argument errors", function()
     at_caller("bank_conflicts: the shared%-memory layout %(32,32%):%(%-1,32%) "
       .. "reaches offset %-31", function()
       local r = cute.bank_conflicts(L "(32,32):(-1,32)", A); return r end)
+    -- operation calls cute[name] itself: a C function's argument error has
+    -- no position of its own (it had operation.lua's, naming its local f)
+    at_caller("operation: bad argument #2 to 'cute.composition' %(cute.Layout or "
+      .. "integer expected, got string%)", function()
+      local r = cute.operation("composition", L "4:1", "x"); return r end)
     at_caller("make_layout: bad argument #1 to 'layout'", function()
       local r = cute.make_layout(true); return r end)
     at_caller("cute.gemm: A 4:1, B 4:1, C 4:1: ranks 1, 1, 1", function()

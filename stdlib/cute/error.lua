@@ -108,6 +108,8 @@ local function fail(label, e)
   local misuse = type(e) == "table"
   if folder and msg:sub(1, #folder) == folder then
     msg, misuse = msg:gsub("^[^\n]-:%d+: ", "", 1), true
+  elseif msg:find("^bad argument #%d") then
+    misuse = true   -- a C function f itself, called by within's pcall
   end
   if not msg:find(label, 1, true) then msg = label .. ": " .. msg end
   if misuse and depth == 0 then M.raise(msg) end
@@ -126,7 +128,8 @@ end
 -- steps call the C module with the user's values: an error is prefixed by
 -- the label unless it names it already, so a failing step says which call
 -- it was part of.  A C function's argument error, positioned at the
--- stdlib's line that called it, is misuse: raised at the caller's line.
+-- stdlib's line that called it (or at none, f being that C function:
+-- operation's cute[name]), is misuse: raised at the caller's line.
 -- The algebra's messages keep no position.  A pcall per call: for public
 -- functions, not for per-launch paths.
 function M.within(label, f, ...)
