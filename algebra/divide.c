@@ -451,8 +451,10 @@ static inline int divide_tile(cute_layout *out, const cute_layout *A,
   const cute_tuple *as = &A->shape;
   int i, n = T->n, nt = 1, nl = 0;
   /* The longest head, 7 tokens and 3 leaves a mode, then A's rest
-   * (as->ntok - n - 2 tokens, as->nleaf - n leaves) and ')'. */
-  if (n < 1 || n > CUTE_MAX_TILER || n + 2 > as->ntok ||
+   * (as->ntok - n - 2 tokens, as->nleaf - n leaves) and ')'.  n <=
+   * nleaf even for a malformed A from the C API, so that 2n + nleaf
+   * counts every leaf written. */
+  if (n < 1 || n > CUTE_MAX_TILER || n + 2 > as->ntok || n > as->nleaf ||
       as->tok[0] != '(' || cute_tile_aliased(out, A, T, n) ||
       6 * n + as->ntok > CUTE_MAX_TOKENS ||
       2 * n + as->nleaf > CUTE_MAX_LEAVES)

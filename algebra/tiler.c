@@ -343,9 +343,9 @@ static int any_sum(const cute_layout *A, const cute_tiler *T)
  * one-pass path then decides and reports as before;
  * spec/c/test_fast_paths.c checks the two agree. */
 #define TILE_LEAVES 4
-/* Modes of T: the last mode's stores (TILE_LEAVES leaves from leaf 28,
- * 8 token bytes from token 1 + 6*7) stay inside CUTE_MAX_LEAVES and
- * CUTE_MAX_TOKENS. */
+/* Modes of T whose stores need no bounds test: the last one's
+ * (TILE_LEAVES leaves from leaf 28, 8 token bytes from token 1 + 6*7)
+ * stay inside CUTE_MAX_LEAVES and CUTE_MAX_TOKENS. */
 #define TILE_MODES (CUTE_MAX_LEAVES / TILE_LEAVES)
 
 /* t:u on one mode of stride d: t:d*u, 1:0 for t = 1; 0 to refuse when
@@ -475,9 +475,9 @@ static int tile_mode_compose(int64_t *os, int64_t *od, const cute_layout *A,
 
 /* Composition by the flat tiler T in closed form (above), written into
  * o mode by mode: leaves straight from the compose, zero bases four at a
- * time, tokens 8 bytes at a time.  Each store stays inside the arrays
- * without a test a mode: a mode adds at most TILE_LEAVES leaves and 6
- * tokens, and T has at most TILE_MODES modes (more go the general way).
+ * time, tokens 8 bytes at a time.  Each store stays inside the arrays:
+ * a mode adds at most TILE_LEAVES leaves and 6 tokens, so the first
+ * TILE_MODES modes fit without a test, and each later one is tested.
  * 0 to refuse; o may then be half written.  o is neither A nor a layout
  * of T. */
 static int compose_into(cute_layout *o, const cute_layout *A,
@@ -488,11 +488,13 @@ static int compose_into(cute_layout *o, const cute_layout *A,
   cute_basis any = 0;
   int i, k, p = as->ntok > 1, lo = 0, n, nl = 0, nt = 1;
   for (k = 0; k < as->nleaf; k++) any |= A->stride.e[k];
-  if (any || T->n < 1 || T->n > TILE_MODES) return 0;
+  if (any || T->n < 1) return 0;
   for (i = 0; i < T->n; i++, lo += n) {
     const cute_layout *B = &T->mode[i];
     int64_t t = B->shape.v[0], u = B->stride.v[0];
     if (!cute_tiler_leaf(B) || t < 1 || u < 0 ||
+        (i >= TILE_MODES && (nl > CUTE_MAX_LEAVES - TILE_LEAVES ||
+                             nt + 8 > CUTE_MAX_TOKENS)) ||
         !(n = tile_span(as, &p)) ||
         !(k = tile_mode_compose(o->shape.v + nl, o->stride.v + nl, A, lo, n,
                                 t, u)))
@@ -536,7 +538,10 @@ static cute_status composition_rest(cute_layout *out, const cute_layout *A,
                        ? CUTE_OK : cute_tiler_check(T, err);
   if (st) return st;
   if (T->ntok == 0 || cute_tiler_is_flat(T)) {
-    if (compose_closed(out, A, T)) return CUTE_OK;
+    /* The entry has tried it in place for <L...L> unless out is read. */
+    if ((T->ntok != 0 || cute_tile_aliased(out, A, T, T->n)) &&
+        compose_closed(out, A, T))
+      return CUTE_OK;
     if (!any_sum(A, T)) return cute_composition_flat(out, A, T, err);
   }
   if (cute_tiler_tok(T, 0) == 'L') return cute_composition(out, A,

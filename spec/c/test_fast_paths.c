@@ -690,7 +690,8 @@ static void closed_tile(test_rng *r, int *composed, int *divided)
  * the tile's closed form where its room for the longest head (3 leaves
  * a mode) runs out before the exact count does (all rests of one leaf),
  * or where the exact count passes the limit too (rests of two leaves:
- * u > 1 and a size past t*u). */
+ * u > 1 and a size past t*u).  And composed with them: tiler.c's closed
+ * form tests its bounds only past its first TILE_MODES (8) modes. */
 static void wide_tile(test_rng *r, int *ok)
 {
   static cute_tiler T;
@@ -715,6 +716,8 @@ static void wide_tile(test_rng *r, int *ok)
   A = L(strcat(s, d));
   compare_tiler("logical_divide (wide tile)", -1, cute_divide_general,
                 cute_logical_divide, &A, &T, ok);
+  compare_tiler("composition (wide tile)", -1, composition_tiler_general,
+                cute_composition_tiler, &A, &T, ok);
 }
 
 int main(void)
