@@ -112,9 +112,29 @@ void cute_error_prefix(cute_error *err, const char *op, ...)
  * message keeping its end. */
 void cute_error_note(cute_error *err, const char *note);
 
+/* How a parse error names its input, one way for every text parser
+ * (text_parse.c): 'op("text")' into buf (cap bytes, NUL-terminated), the
+ * text through a window of 120 characters around position pos, "..."
+ * where it is cut, a line break written \n so the message is one line;
+ * the length written.  CUTE_TEXT_QUOTED bytes hold any of them.
+ *   layout("(4,8):(1,4")  linear_layout("{lane = [[1]]\n")  */
+#define CUTE_TEXT_QUOTED 320
+size_t cute_text_quote(char *buf, size_t cap, const char *op,
+                       const char *text, size_t len, size_t pos);
+
+/* The length of text, reading at most CUTE_MAX_TEXT + 1 bytes of it;
+ * CUTE_EINVAL for NULL, CUTE_ELIMIT past CUTE_MAX_TEXT, each message
+ * naming op and the text's start (text_parse.c). */
+cute_status cute_text_length(const char *op, const char *text, size_t *len,
+                             cute_error *err);
+
 /* "lane=4 -> (0, 3)": basis k of A as Triton prints it, for messages
  * (linear.c). */
 void cute_linear_describe(const cute_linear *A, int k, char *buf, size_t cap);
+
+/* cute_linear_check's tests, their messages without its "linear layout: "
+ * (the parser names its text instead: linear_layout("..."): ...). */
+cute_status cute_linear_valid(const cute_linear *A, cute_error *err);
 
 /* Are A's input dims register, lane, warp (a TV layout)? (linear.c) */
 int cute_linear_is_tv(const cute_linear *A);

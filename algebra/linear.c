@@ -64,22 +64,22 @@ static cute_status check_dims(const cute_linear_dim *d, int n, const char *side,
 {
   int i;
   if (n < 0 || n > CUTE_LINEAR_MAX_DIMS)
-    return cute_fail(err, CUTE_ELIMIT, "linear layout: %d %s dims, at most "
+    return cute_fail(err, CUTE_ELIMIT, "%d %s dims, at most "
                      "%d (CUTE_LINEAR_MAX_DIMS)", n, side, CUTE_LINEAR_MAX_DIMS);
   for (i = 0; i < n; i++) {
     if (!name_ok(d[i].name))
-      return cute_fail(err, CUTE_EINVAL, "linear layout: %s dim %d: a name is "
+      return cute_fail(err, CUTE_EINVAL, "%s dim %d: a name is "
                        "[A-Za-z_][A-Za-z0-9_]*, shorter than %d characters",
                        side, i, CUTE_LINEAR_NAME);
     if (find_dim(d, i, d[i].name) >= 0)
-      return cute_fail(err, CUTE_EINVAL, "linear layout: %s dim '%s' twice",
+      return cute_fail(err, CUTE_EINVAL, "%s dim '%s' twice",
                        side, d[i].name);
     if (d[i].bits < 0 || d[i].bits > CUTE_LINEAR_MAX_BITS)
-      return cute_fail(err, CUTE_ELIMIT, "linear layout: %s dim '%s' of 2^%d",
+      return cute_fail(err, CUTE_ELIMIT, "%s dim '%s' of 2^%d",
                        side, d[i].name, d[i].bits);
   }
   if (dims_bits(d, n) > CUTE_LINEAR_MAX_BITS)
-    return cute_fail(err, CUTE_ELIMIT, "linear layout: %s extents multiply to "
+    return cute_fail(err, CUTE_ELIMIT, "%s extents multiply to "
                      "2^%d, at most 2^%d (CUTE_LINEAR_MAX_BITS)", side,
                      dims_bits(d, n), CUTE_LINEAR_MAX_BITS);
   return CUTE_OK;
@@ -102,7 +102,7 @@ void cute_linear_describe(const cute_linear *A, int k, char *buf, size_t cap)
   if (n < cap) snprintf(buf + n, cap - n, ")");
 }
 
-cute_status cute_linear_check(const cute_linear *A, cute_error *err)
+cute_status cute_linear_valid(const cute_linear *A, cute_error *err)
 {
   cute_status st;
   int k, nb;
@@ -114,10 +114,17 @@ cute_status cute_linear_check(const cute_linear *A, cute_error *err)
   for (k = 0; k < nb; k++)
     if (A->basis[k] & ~mask_of(cute_linear_out_bits(A))) {
       cute_linear_describe(A, k, b, sizeof b);
-      return cute_fail(err, CUTE_EINVAL, "linear layout: basis %s lies "
+      return cute_fail(err, CUTE_EINVAL, "basis %s lies "
                        "outside the output dims", b);
     }
   return CUTE_OK;
+}
+
+cute_status cute_linear_check(const cute_linear *A, cute_error *err)
+{
+  cute_status st = cute_linear_valid(A, err);
+  if (st) cute_error_note(err, "linear layout: ");
+  return st;
 }
 
 uint64_t cute_linear_apply(const cute_linear *A, uint64_t x)

@@ -332,24 +332,19 @@ static cute_status pack(cursor *c, cute_linear *A, const raw *R)
   return CUTE_OK;
 }
 
-/* A failed parse names its rule and text, as the CuTe text parsers do
- * (text_parse.c), line breaks written \n so the message is one line:
- *   linear_layout("{lane = [[1]]"): parse error at column 14: expected '}'
- * len is the text's length, up to CUTE_MAX_TEXT + 1 (longer: cut, "..."). */
+/* A failed parse names its rule and text as the CuTe text parsers do
+ * (cute_text_quote), its window around the column where one is known:
+ *   linear_layout("{lane = [[1]]"): parse error at column 14: expected '}' */
 static cute_status parse_fail(cute_error *err, cute_status st,
                               const char *text, size_t len)
 {
-  char q[2 * CUTE_MAX_TEXT + 8];
-  size_t i, n = 0;
-  q[n++] = '"';
-  for (i = 0; i < len && i < CUTE_MAX_TEXT; i++) {
-    if (text[i] == '\n') q[n++] = '\\';
-    q[n++] = text[i] == '\n' ? 'n' : text[i];
-  }
-  if (len > CUTE_MAX_TEXT) q[n++] = '.', q[n++] = '.', q[n++] = '.';
-  q[n++] = '"';
-  q[n] = '\0';
-  cute_error_prefix(err, "linear_layout", q, (char *)NULL);
+  char head[CUTE_TEXT_QUOTED + 2];
+  size_t n;
+  if (!err) return st;
+  n = cute_text_quote(head, CUTE_TEXT_QUOTED, "linear_layout", text, len,
+                      err->column > 0 ? (size_t)err->column - 1 : 0);
+  memcpy(head + n, ": ", 3);
+  cute_error_note(err, head);
   return st;
 }
 
@@ -380,20 +375,16 @@ static cute_status parse_text(cute_linear *A, const char *text,
   ws(&c);
   if (text[c.i]) return expected(&c, "the end of the text");
   if ((st = pack(&c, A, &R))) return st;
-  return cute_linear_check(A, err);
+  return cute_linear_valid(A, err);
 }
 
 cute_status cute_linear_parse(cute_linear *A, const char *text,
                               cute_error *err)
 {
-  size_t len = 0;
+  size_t len;
   cute_status st;
   memset(A, 0, sizeof *A);
-  while (len <= CUTE_MAX_TEXT && text[len]) len++;
-  if (len > CUTE_MAX_TEXT)
-    st = cute_fail(err, CUTE_ELIMIT, "text longer than %d characters "
-                   "(CUTE_MAX_TEXT)", CUTE_MAX_TEXT);
-  else
-    st = parse_text(A, text, err);
+  if ((st = cute_text_length("linear_layout", text, &len, err))) return st;
+  st = parse_text(A, text, err);
   return st ? parse_fail(err, st, text, len) : CUTE_OK;
 }

@@ -47,18 +47,31 @@ typedef struct parser {
 
 /* ---------------------------------------------------------------- errors -- */
 
-/* Fills the error with "op("text"): parse error at column C: reason".
- * Long inputs are quoted through a window around the column. */
+size_t cute_text_quote(char *buf, size_t cap, const char *op,
+                       const char *text, size_t len, size_t pos)
+{
+  enum { BEFORE = 60, WIDTH = 120 };
+  size_t from = pos > BEFORE ? pos - BEFORE : 0, i, n;
+  size_t to = from + WIDTH < len ? from + WIDTH : len;
+  n = (size_t)snprintf(buf, cap, "%s(\"%s", op, from > 0 ? "..." : "");
+  if (n >= cap) return cap - 1; /* op alone filled it */
+  for (i = from; i < to && n + 8 < cap; i++) {
+    if (text[i] == '\n') buf[n++] = '\\';
+    buf[n++] = text[i] == '\n' ? 'n' : text[i];
+  }
+  n += (size_t)snprintf(buf + n, cap - n, "%s\")", to < len ? "..." : "");
+  return n < cap ? n : cap - 1;
+}
+
+/* Fills the error with "op("text"): parse error at column C: reason". */
 static cute_status fail_reason(parser *P, cute_status code, const char *at,
                                const char *reason)
 {
-  enum { BEFORE = 60, WIDTH = 120 };
+  char head[CUTE_TEXT_QUOTED];
   size_t pos = (size_t)(at - P->text);
-  size_t from = pos > BEFORE ? pos - BEFORE : 0;
-  size_t to = from + WIDTH < P->len ? from + WIDTH : P->len;
-  cute_fail(P->err, code, "%s(\"%s%.*s%s\"): parse error at column %d: %s",
-            P->op, from > 0 ? "..." : "", (int)(to - from), P->text + from,
-            to < P->len ? "..." : "", (int)pos + 1, reason);
+  cute_text_quote(head, sizeof head, P->op, P->text, P->len, pos);
+  cute_fail(P->err, code, "%s: parse error at column %d: %s", head,
+            (int)pos + 1, reason);
   P->err->column = (int)pos + 1;
   return code;
 }
@@ -447,24 +460,29 @@ static cute_status read_tiler(parser *P, cute_tiler *T)
 
 /* ---------------------------------------------------------- entry points -- */
 
-/* Checks the length without reading past CUTE_MAX_TEXT + 1 bytes. */
+cute_status cute_text_length(const char *op, const char *text, size_t *len,
+                             cute_error *err)
+{
+  *len = 0;
+  if (text == NULL)
+    return cute_fail(err, CUTE_EINVAL, "%s(NULL): text is NULL", op);
+  while (*len <= CUTE_MAX_TEXT && text[*len])
+    ++*len;
+  if (*len > CUTE_MAX_TEXT)
+    return cute_fail(err, CUTE_ELIMIT,
+                     "%s(\"%.40s...\"): text longer than CUTE_MAX_TEXT (%d) "
+                     "characters", op, text, CUTE_MAX_TEXT);
+  return CUTE_OK;
+}
+
 static cute_status begin(parser *P, const char *op, const char *text,
                          int underscore, cute_error *err)
 {
   P->op = op;
   P->text = P->p = text;
-  P->len = 0;
   P->underscore = underscore;
   P->err = err ? err : &P->scratch;
-  if (text == NULL)
-    return cute_fail(P->err, CUTE_EINVAL, "%s(NULL): text is NULL", op);
-  while (P->len <= CUTE_MAX_TEXT && text[P->len])
-    P->len++;
-  if (P->len > CUTE_MAX_TEXT)
-    return cute_fail(P->err, CUTE_ELIMIT,
-                     "%s(\"%.40s...\"): text longer than CUTE_MAX_TEXT (%d) "
-                     "characters", op, text, CUTE_MAX_TEXT);
-  return CUTE_OK;
+  return cute_text_length(op, text, &P->len, P->err);
 }
 
 /* After the rule, nothing but whitespace may follow. */

@@ -107,4 +107,12 @@ describe("core.log2", function()
       assert.has_error(function() core.log2(n) end)
     end
   end)
+
+  -- Integers only, as every integer argument of cute.core: a string is
+  -- not converted (luaL_checkinteger would take "8").
+  it("rejects a numeric string", function()
+    local ok, msg = pcall(core.log2, "8")
+    assert.is_false(ok)
+    assert.matches("integer expected, got string", msg, 1, true)
+  end)
 end)
