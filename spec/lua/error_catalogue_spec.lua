@@ -746,16 +746,20 @@ describe("stdlib argument errors", function()
                           tensor("(4,4)", "f32"))
       return r
     end)
-    at_caller("cute.cuda.gemm: opts must be a table, got number", function()
-      local r = cuda.gemm(1, 2, 3, 5); return r end)
+    at_caller("bad argument #4 to 'cute.cuda.gemm' %(options table expected, "
+      .. "got number%)", function() local r = cuda.gemm(1, 2, 3, 5); return r end)
     -- cute.cuda.time: a layout is callable and no code; options checked
     at_caller("cute.cuda.time: the timed code must be callable %(a function "
       .. "or a launch handle%), got cute.Layout", function()
       local r = cuda.time(L "4:1"); return r end)
-    at_caller("cute.cuda.time: opts must be a table, got number", function()
+    at_caller("bad argument #2 to 'cute.cuda.time' %(options table expected, "
+      .. "got number%)", function()
       local r = cuda.time(function() end, 5); return r end)
-    at_caller("cute.cuda.time: opts.reps must be an integer >= 1, got number",
+    at_caller("cute.cuda.time: opts.reps must be an integer >= 1, got 0",
       function() local r = cuda.time(function() end, { reps = 0 }); return r end)
+    at_caller("cute.cuda.time: opts.warmup must be an integer >= 0, got 1.5",
+      function() local r = cuda.time(function() end, { warmup = 1.5, reps = 0 })
+        return r end)
   end)
 
   it("of local_tile and local_partition point at the caller", function()

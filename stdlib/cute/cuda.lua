@@ -477,6 +477,10 @@ end
 -- ----------------------------------------------------------------- timing --
 --- time(fn [, {warmup = 3, reps = 20, stream}]) -> median milliseconds of
 -- one fn() on the device, each repetition timed between two events.
+local time_options = {
+  { "warmup", E.int_in(0, math.maxinteger), "an integer >= 0" },
+  { "reps", E.int_in(1, math.maxinteger), "an integer >= 1" },
+}
 function cuda.time(fn, opts)
   -- a layout has a __call too, and is no code (cuda.time(L) ran L()); a
   -- launch handle is a userdata as well, and is timed
@@ -484,15 +488,7 @@ function cuda.time(fn, opts)
   check(callable(fn) and mt ~= classes.Layout and mt ~= classes.Swizzle
         and mt ~= classes.ComposedLayout, "time", "the timed code must be "
         .. "callable (a function or a launch handle)", fn)
-  check(opts == nil or type(opts) == "table", "time", "opts must be a table",
-        opts)
-  opts = opts or {}
-  for _, c in ipairs { { "warmup", 0 }, { "reps", 1 } } do  -- in this order
-    local k, least = c[1], c[2]
-    local n = opts[k]
-    check(n == nil or (math.type(n) == "integer" and n >= least), "time",
-          ("opts.%s must be an integer >= %d"):format(k, least), n)
-  end
+  opts = E.options("cute.cuda.time", 2, opts, time_options)
   for _ = 1, opts.warmup or 3 do fn() end
   local a, b, t = core.event(), core.event(), {}
   for i = 1, opts.reps or 20 do
@@ -551,9 +547,7 @@ end
 -- again).
 local fallback_said = {}
 function cuda.gemm(A, B, C, opts)
-  check(opts == nil or type(opts) == "table", "gemm", "opts must be a table",
-        opts)
-  opts = opts or {}
+  opts = E.options("cute.cuda.gemm", 4, opts, {})
   local path = opts.path
   if path ~= "generic" and type(A) == "table" and (A.dtype == "bf16" or A.dtype == "f16") then
     local dev = core.available() and core.device()

@@ -210,9 +210,7 @@ end
 --- cute.conversion_plan(src, dst [, {bytes = 4}]): how to move a tensor
 -- from the TV layout src to dst (cute.conversion's kind, with the work).
 M.conversion_plan = E.protect("conversion_plan", function(src, dst, opts)
-  if opts ~= nil and type(opts) ~= "table" then
-    E.raise(("bad argument #3 (options table expected, got %s)"):format(type(opts)))
-  end
+  opts = E.options("conversion_plan", 3, opts, {})
   local kind, map = core.conversion(src, dst)
   local plan
   if kind == "shared" then
