@@ -31,7 +31,7 @@ static const cute_linear *linear_arg(lua_State *L, int idx, cute_linear *buf)
   cute_error err;
   if (lua_type(L, idx) == LUA_TSTRING) {
     if (cute_linear_parse(buf, cutelua_checktext(L, idx), &err))
-      cutelua_error(L, &err);
+      cutelua_argerror(L, idx, &err);  /* names the call, as a bad type would */
     return buf;
   }
   return check_linear(L, idx);

@@ -221,10 +221,12 @@ int cutelua_composed_op(lua_State *L, lua_CFunction op, const char *name)
     return lua_gettop(L);
   }
   if (n < 1 || luaL_getmetafield(L, 1, "__layout_b") == LUA_TNIL) return -1;
-  lua_insert(L, 1);                   /* __layout_b(C, op, args...) */
+  lua_insert(L, 1);                   /* __layout_b(C, op, name, args...) */
   lua_pushcfunction(L, op);
   lua_insert(L, 3);
-  lua_call(L, n + 1, LUA_MULTRET);
+  lua_pushstring(L, name);
+  lua_insert(L, 4);
+  lua_call(L, n + 2, LUA_MULTRET);
   return lua_gettop(L);
 }
 
