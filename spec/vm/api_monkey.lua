@@ -146,13 +146,14 @@ end
 -- Findings in code that another change is editing, not fixed here,
 -- counted as known (the report of the change that added this driver has
 -- a reproducer for each): every error of the functions and methods of
--- cute.atom, of cute.show and cute.operation (cute.picture) and of
--- cute.make_layout_tv (cute.tv), and the names the bindings give Lua for
--- their metamethods ("bad argument #2 to 'mul'").
+-- cute.atom, of cute.show, cute.operation and cute.bank_conflicts
+-- (cute.picture) and of cute.make_layout_tv (cute.tv), and the names the
+-- bindings give Lua for their metamethods ("bad argument #2 to 'mul'").
 local known_targets = {}
 for _, name in ipairs {"make_smem_layout_atom", "mma_atom", "copy_atom", "make_tiled_mma",
                        "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
-                       "make_tiled_copy_C", "show", "operation", "make_layout_tv"} do
+                       "make_tiled_copy_C", "show", "operation", "bank_conflicts",
+                       "make_layout_tv"} do
   known_targets[name] = true
 end
 local known_classes = {TiledMMA = true, ThrMMA = true, TiledCopy = true, ThrCopy = true}
@@ -241,7 +242,7 @@ add_methods()
 -- The metamethods each class has, as operators on a random operand; the
 -- name is the operation the operator stands for.
 local operators = {
-  __call = {{"layout(", "slice(", "swizzle(", "tensor", "linear layout"},
+  __call = {{"layout(", "slice(", "swizzle(", "tensor", "linear layout", "composed layout"},
             function(x, n) return "(" .. x .. ")(" .. args(n) .. ")" end},
   __mul = {{"composition", "stride"}, function(x) return "(" .. x .. ") * a1" end},
   __concat = {"make_layout", function(x) return "(" .. x .. ") .. a1" end},
@@ -281,6 +282,7 @@ local raw_patterns = {"cute/[%w_/]*%.lua:%d+", "0x%x%x%x%x%x"}
 
 local function is_known(msg, target)
   if target.known then return true end
+  if type(msg) ~= "string" then return false end
   for _, k in ipairs(known_messages) do
     if msg:find(k, 1, true) then return true end
   end
