@@ -204,7 +204,8 @@ cute_status cute_tuple_mode(cute_tuple *out, const cute_tuple *t, int i,
  * @post depth(out) <= 1 and its leaves are t's, in order.
  * A malformed t gets cute_tuple_check's status (CUTE_EINVAL, CUTE_ELIMIT). */
 cute_status cute_tuple_flatten(cute_tuple *out, const cute_tuple *t);
-/* Product of the leaves (a shape's size), checked. */
+/* Product of the leaves (a shape's size), checked for overflow; leaves of
+ * any sign, as CuTe's size(IntTuple) = product: size((2,-3)) = -6. */
 cute_status cute_tuple_size(const cute_tuple *t, int64_t *out, cute_error *err);
 cute_status cute_tuple_sum(const cute_tuple *t, int64_t *out, cute_error *err);
 

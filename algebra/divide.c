@@ -433,11 +433,15 @@ static void tile_tail(cute_layout *out, const cute_layout *A, int n,
  * made of layouts (ntok 0) over A's first modes, each one leaf -- the
  * closed form above without its gathering and arranging, written
  * straight into out one mode at a time, ((t0,r0),(t1,r1),...,A's rest):
- * its tokens four bytes at a time (a byte loop costs more), "(xx)" or
- * "(x(x" "xx))", overlapping in one byte.  0 where that does not apply,
- * where out is read (A or a layout of T: divide_closed reads all first)
- * or where the longest head (7 tokens, 3 leaves a mode) might not fit
- * (divide_closed counts exactly); out may then be half written. */
+ * its tokens eight bytes at a time from tile_toks (a byte loop costs
+ * more).  0 where that does not apply, where out is read (A or a layout
+ * of T: divide_closed reads all first) or where the longest head (7
+ * tokens, 3 leaves a mode) might not fit (divide_closed counts exactly);
+ * out may then be half written.  The 8-byte stores fit: mode i's start at
+ * token 1 + 7i, and 6n + ntok(A) <= CUTE_MAX_TOKENS with ntok(A) >= n + 2
+ * keeps 1 + 7(n-1) + 8 within it. */
+static const char tile_toks[2][8] = {"(xx)", "(x(xx))"};
+
 #if defined(__GNUC__)
 __attribute__((always_inline)) /* cute_logical_divide's first try */
 #endif
@@ -462,14 +466,10 @@ static inline int divide_tile(cute_layout *out, const cute_layout *A,
     two = q.nr == 2;
     cute_put_leaf(out, nl++, q.t, q.tile);
     cute_put_leaf(out, nl++, q.rs[0], q.rd[0]);
-    memcpy(out->shape.tok + nt, two ? "(x(x" : "(xx)", 4);
-    memcpy(out->stride.tok + nt, two ? "(x(x" : "(xx)", 4);
-    if (two) {
-      cute_put_leaf(out, nl++, q.rs[1], q.rd[1]);
-      memcpy(out->shape.tok + nt + 3, "xx))", 4);
-      memcpy(out->stride.tok + nt + 3, "xx))", 4);
-    }
-    nt += two ? 7 : 4;
+    memcpy(out->shape.tok + nt, tile_toks[two], 8);
+    memcpy(out->stride.tok + nt, tile_toks[two], 8);
+    if (two) cute_put_leaf(out, nl++, q.rs[1], q.rd[1]);
+    nt += 4 + 3 * two;
   }
   out->shape.tok[0] = out->stride.tok[0] = '(';
   if (as->ntok > n + 2) tile_tail(out, A, n, nt, nl); /* a matrix: none */

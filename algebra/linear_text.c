@@ -116,7 +116,7 @@ static void ws(cursor *c)
 
 static cute_status expected(cursor *c, const char *what)
 {
-  cute_status st = cute_fail(c->err, CUTE_ESYNTAX, "linear layout: column "
+  cute_status st = cute_fail(c->err, CUTE_ESYNTAX, "parse error at column "
                              "%d: expected %s", (int)c->i + 1, what);
   if (c->err) c->err->column = (int)c->i + 1;
   return st;
@@ -332,7 +332,28 @@ static cute_status pack(cursor *c, cute_linear *A, const raw *R)
   return CUTE_OK;
 }
 
-cute_status cute_linear_parse(cute_linear *A, const char *text,
+/* A failed parse names its rule and text, as the CuTe text parsers do
+ * (text_parse.c), line breaks written \n so the message is one line:
+ *   linear_layout("{lane = [[1]]"): parse error at column 14: expected '}'
+ * len is the text's length, up to CUTE_MAX_TEXT + 1 (longer: cut, "..."). */
+static cute_status parse_fail(cute_error *err, cute_status st,
+                              const char *text, size_t len)
+{
+  char q[2 * CUTE_MAX_TEXT + 8];
+  size_t i, n = 0;
+  q[n++] = '"';
+  for (i = 0; i < len && i < CUTE_MAX_TEXT; i++) {
+    if (text[i] == '\n') q[n++] = '\\';
+    q[n++] = text[i] == '\n' ? 'n' : text[i];
+  }
+  if (len > CUTE_MAX_TEXT) q[n++] = '.', q[n++] = '.', q[n++] = '.';
+  q[n++] = '"';
+  q[n] = '\0';
+  cute_error_prefix(err, "linear_layout", q, (char *)NULL);
+  return st;
+}
+
+static cute_status parse_text(cute_linear *A, const char *text,
                               cute_error *err)
 {
   cursor c;
@@ -343,12 +364,6 @@ cute_status cute_linear_parse(cute_linear *A, const char *text,
   c.err = err;
   R.nbits = 0;
   R.width = -1;
-  memset(A, 0, sizeof *A);
-  while (c.i <= CUTE_MAX_TEXT && text[c.i]) c.i++;
-  if (c.i > CUTE_MAX_TEXT)
-    return cute_fail(err, CUTE_ELIMIT, "linear layout: text longer than %d "
-                     "characters (CUTE_MAX_TEXT)", CUTE_MAX_TEXT);
-  c.i = 0;
   ws(&c);
   if (text[c.i] == '#' || text[c.i] == '{') {
     st = attribute(&c, A, &R);
@@ -366,4 +381,19 @@ cute_status cute_linear_parse(cute_linear *A, const char *text,
   if (text[c.i]) return expected(&c, "the end of the text");
   if ((st = pack(&c, A, &R))) return st;
   return cute_linear_check(A, err);
+}
+
+cute_status cute_linear_parse(cute_linear *A, const char *text,
+                              cute_error *err)
+{
+  size_t len = 0;
+  cute_status st;
+  memset(A, 0, sizeof *A);
+  while (len <= CUTE_MAX_TEXT && text[len]) len++;
+  if (len > CUTE_MAX_TEXT)
+    st = cute_fail(err, CUTE_ELIMIT, "text longer than %d characters "
+                   "(CUTE_MAX_TEXT)", CUTE_MAX_TEXT);
+  else
+    st = parse_text(A, text, err);
+  return st ? parse_fail(err, st, text, len) : CUTE_OK;
 }

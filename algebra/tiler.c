@@ -343,6 +343,10 @@ static int any_sum(const cute_layout *A, const cute_tiler *T)
  * one-pass path then decides and reports as before;
  * spec/c/test_fast_paths.c checks the two agree. */
 #define TILE_LEAVES 4
+/* Modes of T: the last mode's stores (TILE_LEAVES leaves from leaf 28,
+ * 8 token bytes from token 1 + 6*7) stay inside CUTE_MAX_LEAVES and
+ * CUTE_MAX_TOKENS. */
+#define TILE_MODES (CUTE_MAX_LEAVES / TILE_LEAVES)
 
 /* t:u on one mode of stride d: t:d*u, 1:0 for t = 1; 0 to refuse when
  * d*u overflows (composition.c multiplies even for t == 1). */
@@ -387,15 +391,22 @@ static int tile_span(const cute_tuple *as, int *p)
     return 1;
   }
   if (q >= as->ntok || as->tok[q] != '(') return 0;
+  /* A pair, the usual group, in one compare of its three tokens. */
+  if (q + 3 < as->ntok && memcmp(as->tok + q + 1, "xx)", 3) == 0) {
+    *p = q + 4;
+    return 2;
+  }
   for (q++; q < as->ntok && as->tok[q] == 'x'; q++) n++;
   *p = q + 1;
   return q < as->ntok && as->tok[q] == ')' && n <= TILE_LEAVES ? n : 0;
 }
 
 /* The modes' tokens: "x" or "(xx)".."(xxxx)", stored 8 bytes at a time
- * (byte loops cost more; the result leaves room, see compose_into). */
+ * (byte loops cost more; the result leaves room, see compose_into), and
+ * how many they are (a load costs less than computing k + 2). */
 static const char tile_toks[TILE_LEAVES + 1][8] = {"", "x", "(xx)", "(xxx)",
                                                    "(xxxx)"};
+static const uint8_t tile_ntoks[TILE_LEAVES + 1] = {0, 1, 4, 5, 6};
 
 /* The same for the group of n leaves [lo, lo + n) of A, u > 0:
  * coalesced, then composed (a shape below 1 is the general path's to
@@ -464,9 +475,11 @@ static int tile_mode_compose(int64_t *os, int64_t *od, const cute_layout *A,
 
 /* Composition by the flat tiler T in closed form (above), written into
  * o mode by mode: leaves straight from the compose, zero bases four at a
- * time, tokens 8 bytes at a time (each store stays inside the arrays: a
- * mode adds at most TILE_LEAVES leaves and 6 tokens).  0 to refuse; o may
- * then be half written.  o is neither A nor a layout of T. */
+ * time, tokens 8 bytes at a time.  Each store stays inside the arrays
+ * without a test a mode: a mode adds at most TILE_LEAVES leaves and 6
+ * tokens, and T has at most TILE_MODES modes (more go the general way).
+ * 0 to refuse; o may then be half written.  o is neither A nor a layout
+ * of T. */
 static int compose_into(cute_layout *o, const cute_layout *A,
                         const cute_tiler *T)
 {
@@ -475,12 +488,11 @@ static int compose_into(cute_layout *o, const cute_layout *A,
   cute_basis any = 0;
   int i, k, p = as->ntok > 1, lo = 0, n, nl = 0, nt = 1;
   for (k = 0; k < as->nleaf; k++) any |= A->stride.e[k];
-  if (any || T->n < 1) return 0;
+  if (any || T->n < 1 || T->n > TILE_MODES) return 0;
   for (i = 0; i < T->n; i++, lo += n) {
     const cute_layout *B = &T->mode[i];
     int64_t t = B->shape.v[0], u = B->stride.v[0];
     if (!cute_tiler_leaf(B) || t < 1 || u < 0 ||
-        nl > CUTE_MAX_LEAVES - TILE_LEAVES || nt + 8 > CUTE_MAX_TOKENS ||
         !(n = tile_span(as, &p)) ||
         !(k = tile_mode_compose(o->shape.v + nl, o->stride.v + nl, A, lo, n,
                                 t, u)))
@@ -490,7 +502,7 @@ static int compose_into(cute_layout *o, const cute_layout *A,
     memcpy(o->shape.tok + nt, tile_toks[k], 8);
     memcpy(o->stride.tok + nt, tile_toks[k], 8);
     nl += k;
-    nt += k > 1 ? k + 2 : 1;
+    nt += tile_ntoks[k];
   }
   o->shape.tok[0] = o->stride.tok[0] = '(';
   o->shape.ntok = o->stride.ntok = (uint8_t)cute_put_tok(o, nt, ')');
@@ -509,8 +521,14 @@ static int compose_closed(cute_layout *out, const cute_layout *A,
   return 1;
 }
 
-cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
-                                   const cute_tiler *T, cute_error *err)
+/* Every tiler but the common one: check it, then the closed form, the
+ * one pass or the general path.  Out of line: the entry below then saves
+ * few registers and no scratch on its way to the closed form. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static cute_status composition_rest(cute_layout *out, const cute_layout *A,
+                                    const cute_tiler *T, cute_error *err)
 {
   /* <L...L> (ntok 0) is well formed by its making: checked without the
    * calls, as cute_tiler_run does. */
@@ -525,6 +543,17 @@ cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
                                                            &T->mode[0], err);
   st = cute_tiler_apply(out, A, T, 0, compose, err);
   return cute_tiler_context(err, st, "composition", A, T);
+}
+
+cute_status cute_composition_tiler(cute_layout *out, const cute_layout *A,
+                                   const cute_tiler *T, cute_error *err)
+{
+  /* The tile of a matrix, <t0:u0,...> made of layouts (ntok 0, n in
+   * range: well formed by its making), written straight into out. */
+  if (T->ntok == 0 && T->n >= 1 && T->n <= CUTE_MAX_TILER &&
+      !cute_tile_aliased(out, A, T, T->n) && compose_into(out, A, T))
+    return CUTE_OK;
+  return composition_rest(out, A, T, err);
 }
 
 cute_status cute_tiler_run(cute_layout *out, const cute_layout *A,

@@ -47,7 +47,8 @@ static int binary(lua_State *L, binary_fn f)
 static int int_arg(lua_State *L, int arg)
 {
   lua_Integer v = cutelua_checkint(L, arg);
-  luaL_argcheck(L, v >= INT_MIN && v <= INT_MAX, arg, "integer out of range");
+  cutelua_argcheck(L, v >= INT_MIN && v <= INT_MAX, arg,
+                   "integer out of range");
   return (int)v;
 }
 
@@ -114,7 +115,7 @@ static int l_max_common_layout(lua_State *L)
 static int composition_argerror(lua_State *L, int as_op, int arg,
                                 const char *msg)
 {
-  if (!as_op) return luaL_argerror(L, arg, msg);
+  if (!as_op) return cutelua_badarg(L, arg, msg);
   return luaL_error(L, "bad argument #%d to 'composition' (%s)", arg, msg);
 }
 
@@ -190,9 +191,9 @@ static int l_complement(lua_State *L)
     cutelua_checktuple(L, 2, &shape);
     if (cute_tuple_size(&shape, &m, &err)) return cutelua_argerror(L, 2, &err);
     if (m <= 0)
-      return luaL_argerror(L, 2, lua_pushfstring(L, "cotarget %I is not a "
-                           "positive integer (leave it out for the minimal "
-                           "complement)", (lua_Integer)m));
+      return cutelua_badarg(L, 2, lua_pushfstring(L, "cotarget %I is not a "
+                            "positive integer (leave it out for the minimal "
+                            "complement)", (lua_Integer)m));
   }
   u = C ? cutelua_pushlayout(L, NULL) : cutelua_newresult(L);
   if (cute_complement(u, A, m, &err)) return cutelua_error(L, &err);
@@ -296,18 +297,18 @@ static int l_select(lua_State *L)
   cute_error err;
   if (lua_istable(L, 2)) {
     int len = (int)lua_rawlen(L, 2);
-    luaL_argcheck(L, len <= CUTE_MAX_LEAVES, 2, "too many modes");
+    cutelua_argcheck(L, len <= CUTE_MAX_LEAVES, 2, "too many modes");
     for (i = 1; i <= len; i++) {
       lua_Integer m;
       lua_rawgeti(L, 2, i);
-      luaL_argcheck(L, cutelua_tointeger(L, -1, &m) && m >= INT_MIN &&
-                    m <= INT_MAX, 2, "mode indices must be integers");
+      cutelua_argcheck(L, cutelua_tointeger(L, -1, &m) && m >= INT_MIN &&
+                      m <= INT_MAX, 2, "mode indices must be integers");
       modes[n++] = (int)m;
       lua_pop(L, 1);
     }
   } else {
     int top = lua_gettop(L);
-    luaL_argcheck(L, top - 1 <= CUTE_MAX_LEAVES, 2, "too many modes");
+    cutelua_argcheck(L, top - 1 <= CUTE_MAX_LEAVES, 2, "too many modes");
     for (i = 2; i <= top; i++) modes[n++] = int_arg(L, i);
   }
   u = cutelua_newresult(L);
@@ -337,8 +338,8 @@ static int l_concat(lua_State *L)
   int n = lua_gettop(L), i;
   cute_error err;
   cute_layout *u;
-  luaL_argcheck(L, n <= CUTE_MAX_LEAVES, CUTE_MAX_LEAVES + 1,
-                "too many layouts");
+  cutelua_argcheck(L, n <= CUTE_MAX_LEAVES, CUTE_MAX_LEAVES + 1,
+                  "too many layouts");
   luaL_checkstack(L, n + 1, "concat");
   for (i = 0; i < n; i++) {
     ls[i] = cutelua_testlayout(L, i + 1);

@@ -54,6 +54,33 @@ static void push_view(lua_State *L, int idx, int views, const char *what)
   lua_setmetatable(L, -2);
 }
 
+/* tostring(cute._) is "_", as CuTe prints its Underscore.  Light userdata
+ * have no metatable each: one for the type serves them all, so any other
+ * prints as Lua prints it ("userdata: 0x..."); it is set only where the
+ * host has set none, and scripts see it through a view, as the classes. */
+static int lightuserdata_tostring(lua_State *L)
+{
+  if (cutelua_isunderscore(L, 1)) lua_pushliteral(L, "_");
+  else lua_pushfstring(L, "userdata: %p", lua_touserdata(L, 1));
+  return 1;
+}
+
+static void set_underscore_tostring(lua_State *L)
+{
+  lua_pushlightuserdata(L, NULL);
+  if (lua_getmetatable(L, -1)) {
+    lua_pop(L, 2);
+    return;
+  }
+  lua_createtable(L, 0, 2);                  /* p, mt */
+  lua_pushcfunction(L, lightuserdata_tostring);
+  lua_setfield(L, -2, "__tostring");
+  push_view(L, -1, 0, "the light userdata metatable");
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  lua_pop(L, 1);
+}
+
 /* ------------------------------------------------------ class tests -- */
 /* The classes numbered by enum cutelua_class (lua_internal.h), in order. */
 static const char *const class_names[] = {CUTELUA_LAYOUT, CUTELUA_SWIZZLE,
@@ -95,10 +122,10 @@ void *cutelua_checkclass(lua_State *L, int idx, int cls)
   void *p = cutelua_testclass(L, idx, cls);
   if (p == NULL && cls == CUTELUA_CLASS_LAYOUT &&
       cutelua_testclass(L, idx, CUTELUA_CLASS_COMPOSED))
-    luaL_argerror(L, idx, "cute.Layout expected, got cute.ComposedLayout: "
-                  "the operation reads the layout's strides, which the "
-                  "swizzle does not preserve (C:layout() is the layout)");
-  if (p == NULL) luaL_typeerror(L, idx, class_names[cls - 1]);
+    cutelua_badarg(L, idx, "cute.Layout expected, got cute.ComposedLayout: "
+                   "the operation reads the layout's strides, which the "
+                   "swizzle does not preserve (C:layout() is the layout)");
+  if (p == NULL) cutelua_typeerror(L, idx, class_names[cls - 1]);
   return p;
 }
 
@@ -144,6 +171,71 @@ int cutelua_callerror(lua_State *L, int arg, const char *msg)
                     luaL_tolstring(L, 1, NULL), arg - 1, msg);
 }
 
+/* ---------------------------------------------------- argument errors -- */
+/* Lua names a function whose argument is bad by its call site: 'size' for
+ * cute.size(x).  Called from C -- pcall(cute.size, x) -- it has no name
+ * there, and luaL_argerror searches package.loaded, in the order of the
+ * state's hash seed: the same call said 'cute.size' in one run and
+ * 'cute.core.size' in the next.  Here that search is fixed: the function's
+ * key in `cute`, the table users call through, else in `cute.core`.
+ * Pushes the name and returns 1, or returns 0 with the stack as it was. */
+static int push_cute_name(lua_State *L, lua_Debug *ar)
+{
+  static const char *const modules[] = {"cute", "cute.core"};
+  int i, top = lua_gettop(L);
+  lua_getinfo(L, "f", ar);                              /* f            */
+  lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);  /* f, loaded    */
+  for (i = 0; i < 2; i++) {
+    if (lua_getfield(L, top + 2, modules[i]) == LUA_TTABLE) {
+      lua_pushnil(L);                                   /* ..., m, key  */
+      while (lua_next(L, top + 3)) {
+        if (lua_type(L, -2) == LUA_TSTRING && lua_rawequal(L, -1, top + 1)) {
+          lua_pushfstring(L, "%s.%s", modules[i], lua_tostring(L, -2));
+          lua_replace(L, top + 1);
+          lua_settop(L, top + 1);
+          return 1;
+        }
+        lua_pop(L, 1);
+      }
+    }
+    lua_pop(L, 1);
+  }
+  lua_settop(L, top);
+  return 0;
+}
+
+int cutelua_badarg(lua_State *L, int arg, const char *msg)
+{
+  lua_Debug ar;
+  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) &&
+      ar.name == NULL && push_cute_name(L, &ar))
+    return luaL_error(L, "bad argument #%d to '%s' (%s)", arg,
+                      lua_tostring(L, -1), msg);
+  return luaL_argerror(L, arg, msg);
+}
+
+int cutelua_typeerror(lua_State *L, int arg, const char *tname)
+{
+  return cutelua_badarg(L, arg, cutelua_typemsg(L, arg, tname));
+}
+
+void cutelua_checkany(lua_State *L, int arg)
+{
+  if (lua_type(L, arg) == LUA_TNONE) cutelua_badarg(L, arg, "value expected");
+}
+
+void cutelua_checktable(lua_State *L, int arg)
+{
+  if (!lua_istable(L, arg)) cutelua_typeerror(L, arg, "table");
+}
+
+void *cutelua_checkudata(lua_State *L, int arg, const char *tname)
+{
+  void *p = luaL_testudata(L, arg, tname);
+  if (p == NULL) cutelua_typeerror(L, arg, tname);
+  return p;
+}
+
 /* ----------------------------------------------------------- C work -- */
 void cutelua_charge(lua_State *L, double n, const char *what)
 {
@@ -176,9 +268,9 @@ static void push_metatables(lua_State *L)
  * metatable is read-only to scripts, so setmetatable cannot give it. */
 static int mark_tuple(lua_State *L)
 {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  luaL_argcheck(L, !lua_getmetatable(L, 1), 1, "a table without metatable "
-                "expected");
+  cutelua_checktable(L, 1);
+  cutelua_argcheck(L, !lua_getmetatable(L, 1), 1, "a table without metatable "
+                  "expected");
   lua_settop(L, 1);
   luaL_setmetatable(L, CUTELUA_TUPLE);
   return 1;
@@ -313,7 +405,7 @@ static int core_raise(lua_State *L)
   const char *dir;
   size_t n;
   int level = 2;
-  luaL_checkstring(L, 1);
+  if (!lua_isstring(L, 1)) cutelua_typeerror(L, 1, "string");
   lua_settop(L, 1);
   if (!lua_getstack(L, 1, &ar) || !lua_getinfo(L, "S", &ar))
     return lua_error(L);
@@ -395,6 +487,7 @@ int luaopen_cute_core(lua_State *L)
   cutelua_open_tuple_arith(L);
   cutelua_open_tiler(L);
   cutelua_open_linear(L);
+  set_underscore_tostring(L);
   push_metatables(L);
   push_limits(L);
   push_dtypes(L);

@@ -99,6 +99,21 @@ void cutelua_charge(lua_State *L, double n, const char *what);
 void cutelua_charge_cosize(lua_State *L, const cute_composed *c,
                            const char *what);
 
+/* luaL_argerror, naming a function called from C (pcall(cute.size, x))
+ * by its key in `cute`, else in `cute.core` -- 'cute.size' in every state
+ * -- where luaL's search of package.loaded follows the hash seed.  The
+ * bindings raise every argument error through it (cutelua_argcheck, the
+ * checks below), never through luaL_argerror or a luaL_check function. */
+int cutelua_badarg(lua_State *L, int arg, const char *msg);
+#define cutelua_argcheck(L, cond, arg, msg) \
+  ((void)((cond) || cutelua_badarg((L), (arg), (msg))))
+/* luaL_typeerror, luaL_checkany, luaL_checktype(L, arg, LUA_TTABLE) and
+ * luaL_checkudata through cutelua_badarg: the same messages. */
+int cutelua_typeerror(lua_State *L, int arg, const char *tname);
+void cutelua_checkany(lua_State *L, int arg);
+void cutelua_checktable(lua_State *L, int arg);
+void *cutelua_checkudata(lua_State *L, int arg, const char *tname);
+
 /* Raise err as "bad argument #arg to 'f' (msg)" -- for malformed arguments
  * (a tuple that does not convert), as opposed to inadmissible algebra. */
 int cutelua_argerror(lua_State *L, int arg, const cute_error *err);

@@ -127,7 +127,7 @@ const cute_layout *cutelua_checkoperand(lua_State *L, int idx,
                                         cute_layout *buf)
 {
   const cute_layout *l = cutelua_testoperand(L, idx, buf);
-  if (l == NULL) luaL_argerror(L, idx, cutelua_operand_msg(L, idx));
+  if (l == NULL) cutelua_badarg(L, idx, cutelua_operand_msg(L, idx));
   return l;
 }
 
@@ -163,9 +163,9 @@ static int l_layout(lua_State *L)
                          cutelua_testcomposed(L, 1));
   int whole = text || layout;
   if (!lua_isnoneornil(L, whole ? 2 : 3))
-    return luaL_argerror(L, whole ? 2 : 3, whole ? "nothing expected after "
-                         "a layout or its text" : "nothing expected after "
-                         "the shape and stride");
+    return cutelua_badarg(L, whole ? 2 : 3, whole ? "nothing expected after "
+                          "a layout or its text" : "nothing expected after "
+                          "the shape and stride");
   if (text) {
     const char *s = cutelua_checktext(L, 1), *t = s;
     while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') t++;
@@ -286,10 +286,10 @@ static int layout_mode(lua_State *L)
   int k, top = lua_gettop(L);
   cute_error err;
   cute_layout *u;
-  luaL_checkany(L, 2);
+  cutelua_checkany(L, 2);
   for (k = 2; k <= top; k++) {
     lua_Integer i = cutelua_checkint(L, k);
-    luaL_argcheck(L, i >= 0 && i <= INT_MAX, k, "mode index must be >= 0");
+    cutelua_argcheck(L, i >= 0 && i <= INT_MAX, k, "mode index must be >= 0");
   }
   u = cutelua_newresult(L);
   for (k = 2; k <= top; k++) {
@@ -355,7 +355,7 @@ static int l_cosize(lua_State *L)
   int64_t n;
   cute_status st;
   if (!l && !c)
-    return luaL_typeerror(L, 1, "cute.Layout or cute.ComposedLayout");
+    return cutelua_typeerror(L, 1, "cute.Layout or cute.ComposedLayout");
   if (c) cutelua_charge_cosize(L, c, "cosize");
   st = l ? cute_layout_cosize(l, &n, &err) : cute_composed_cosize(c, &n, &err);
   if (st) return cutelua_error(L, &err);

@@ -14,7 +14,7 @@
 
 static cute_linear *check_linear(lua_State *L, int idx)
 {
-  return luaL_checkudata(L, idx, CUTELUA_LINEAR);
+  return cutelua_checkudata(L, idx, CUTELUA_LINEAR);
 }
 
 static cute_linear *push_linear(lua_State *L, const cute_linear *A)
@@ -62,15 +62,15 @@ static int l_to_linear(lua_State *L)
     C = *cutelua_checkcomposed(L, 1);
   }
   if (!lua_isnoneornil(L, 2)) {
-    luaL_checktype(L, 2, LUA_TTABLE);
+    cutelua_checktable(L, 2);
     tv = lua_getfield(L, 2, "tv") != LUA_TNIL && lua_toboolean(L, -1);
     if (lua_getfield(L, 2, "tile") != LUA_TNIL) {
       cute_tuple t;
       int i;
       cutelua_checktuple(L, lua_gettop(L), &t);
-      luaL_argcheck(L, cute_tuple_depth(&t) <= 1 &&
-                       cute_tuple_rank(&t) <= CUTE_LINEAR_MAX_DIMS, 2,
-                    "tile must be a flat tuple of at most 6 extents");
+      cutelua_argcheck(L, cute_tuple_depth(&t) <= 1 &&
+                         cute_tuple_rank(&t) <= CUTE_LINEAR_MAX_DIMS, 2,
+                      "tile must be a flat tuple of at most 6 extents");
       ntile = cute_tuple_rank(&t);
       for (i = 0; i < ntile; i++) tile[i] = t.v[i];
     }
@@ -91,7 +91,7 @@ static int l_from_linear(lua_State *L)
   cute_error err;
   int swizzled, binary = 0;
   if (!lua_isnoneornil(L, 2)) {
-    luaL_checktype(L, 2, LUA_TTABLE);
+    cutelua_checktable(L, 2);
     binary = lua_getfield(L, 2, "binary") != LUA_TNIL && lua_toboolean(L, -1);
     lua_pop(L, 1);
   }
@@ -150,8 +150,8 @@ static int linear_call(lua_State *L)
       lua_pop(L, 1);
     }
   } else {
-    luaL_argcheck(L, lua_gettop(L) - 1 <= A->nin, A->nin + 2,
-                  "more values than input dims");
+    cutelua_argcheck(L, lua_gettop(L) - 1 <= A->nin, A->nin + 2,
+                    "more values than input dims");
     for (i = 0; i < A->nin && i + 2 <= lua_gettop(L); i++)
       in[i] = (int64_t)cutelua_checkint(L, i + 2);
   }

@@ -49,7 +49,8 @@ cute_composed *cutelua_pushcomposed(lua_State *L, const cute_composed *c)
 static int int_arg(lua_State *L, int arg)
 {
   lua_Integer v = cutelua_checkint(L, arg);
-  luaL_argcheck(L, v >= -64 && v <= 64, arg, "swizzle parameter out of range");
+  cutelua_argcheck(L, v >= -64 && v <= 64, arg,
+                   "swizzle parameter out of range");
   return (int)v;
 }
 

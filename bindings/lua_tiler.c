@@ -56,7 +56,7 @@ static void push_tiler_text(lua_State *L, int idx, int depth)
 /* tiler_tostring(T): the text above (cute.tiler_tostring). */
 static int l_tiler_tostring(lua_State *L)
 {
-  luaL_checkany(L, 1);
+  cutelua_checkany(L, 1);
   push_tiler_text(L, 1, 0);
   return 1;
 }
@@ -347,7 +347,7 @@ static int zip_product(lua_State *L, pair_fn f, const char *op,
   const cute_layout *B;
   cute_error err;
   CUTELUA_LAYOUT_ARG(L, A, self, op);
-  luaL_checkany(L, 2);
+  cutelua_checkany(L, 2);
   if (lua_type(L, 2) == LUA_TTABLE && !cutelua_testlayout(L, 2))
     return tiler_fail(L, op, 2, "B is a tiler table; blocked and raked "
                       "products take a layout or an integer");
@@ -425,9 +425,9 @@ static int l_local_tile(lua_State *L)
   check_tiler(L, 2, &T, "local_tile");
   if (lua_type(L, 3) != LUA_TNUMBER && lua_type(L, 3) != LUA_TTABLE &&
       !cutelua_isunderscore(L, 3))
-    return luaL_argerror(L, 3, lua_pushfstring(L, "tile coordinate expected "
-                         "(an integer or a tuple), got %s",
-                         luaL_typename(L, 3)));
+    return cutelua_badarg(L, 3, lua_pushfstring(L, "tile coordinate expected "
+                          "(an integer or a tuple), got %s",
+                          luaL_typename(L, 3)));
   read_coord(L, 3, &coord);
   proj = projection(L, 4, &pbuf);
   u = cutelua_newresult(L);
@@ -482,7 +482,7 @@ static int l_local_partition(lua_State *L)
 static int l_flat_coord(lua_State *L)
 {
   cute_layout *thr = cutelua_checklayout(L, 1);
-  lua_Integer index = luaL_checkinteger(L, 2);
+  lua_Integer index = cutelua_checkint(L, 2);
   cute_tuple c;
   cute_error err;
   if (cute_layout_flat_coord(&c, thr, (int64_t)index, &err))

@@ -54,7 +54,7 @@ int cutelua_error(lua_State *L, const cute_error *err)
 
 int cutelua_argerror(lua_State *L, int arg, const cute_error *err)
 {
-  return luaL_argerror(L, arg, err->msg);
+  return cutelua_badarg(L, arg, err->msg);
 }
 
 const char *cutelua_typemsg(lua_State *L, int arg, const char *expected)
@@ -87,12 +87,12 @@ static int basis_new(lua_State *L)
 {
   int k, n = lua_gettop(L);
   cute_basis e = (cute_basis)n;
-  luaL_argcheck(L, n >= 1 && n <= CUTE_MAX_BASIS_DEPTH, n > 0 ? n : 1,
-                "cute.E takes 1 to 3 mode indices");
+  cutelua_argcheck(L, n >= 1 && n <= CUTE_MAX_BASIS_DEPTH, n > 0 ? n : 1,
+                  "cute.E takes 1 to 3 mode indices");
   for (k = 0; k < n; k++) {
     lua_Integer i = cutelua_checkint(L, k + 1);
-    luaL_argcheck(L, i >= 0 && i <= CUTE_MAX_BASIS_INDEX, k + 1,
-                  "basis index out of range [0, 254]");
+    cutelua_argcheck(L, i >= 0 && i <= CUTE_MAX_BASIS_INDEX, k + 1,
+                    "basis index out of range [0, 254]");
     e |= (cute_basis)i << (8 * (k + 1));
   }
   push_basis(L, 1, e);
@@ -114,50 +114,68 @@ static void stride_arg(lua_State *L, int arg, int64_t *v, cute_basis *e)
   }
 }
 
-/* x*a + y*b on the leaves (a, b), as cute_stride_combine packs them:
- * E(0)*2 = 2@0, E(0)+E(1) = 1@0+1@1, -E(1) = -1@1. */
-static int basis_combine(lua_State *L, int64_t x, int64_t y)
+/* x*a + y*b on the leaves a at argument ia and b at 2 (read when y !=
+ * 0), as cute_stride_combine packs them: E(0)*2 = 2@0, E(0)+E(1) =
+ * 1@0+1@1, -E(1) = -1@1.  An overflow names the expression written,
+ * `what` with the text of the operands (arguments 1 and 2, or 1 alone):
+ * "9223372036854775807@0 + 1@0: 64-bit overflow", where stride.c's message
+ * names its own arithmetic ("stride: ..."). */
+static int basis_combine(lua_State *L, int ia, int64_t x, int64_t y,
+                         const char *what)
 {
   int64_t va, vb = 0, v;
   cute_basis ea, eb = 0, e;
   cute_error err;
-  stride_arg(L, 1, &va, &ea);
+  int n = lua_gettop(L);
+  const char *a;
+  stride_arg(L, ia, &va, &ea);
   if (y != 0) stride_arg(L, 2, &vb, &eb);
-  if (cute_stride_combine(&v, &e, x, va, ea, y, vb, eb, &err))
-    return cutelua_error(L, &err);
-  if (e == 0) lua_pushinteger(L, (lua_Integer)v);
-  else push_basis(L, v, e);
-  return 1;
+  if (!cute_stride_combine(&v, &e, x, va, ea, y, vb, eb, &err)) {
+    if (e == 0) lua_pushinteger(L, (lua_Integer)v);
+    else push_basis(L, v, e);
+    return 1;
+  }
+  if (err.code != CUTE_EOVERFLOW) return cutelua_error(L, &err);
+  a = luaL_tolstring(L, 1, NULL);
+  lua_pushfstring(L, what, a, n > 1 ? luaL_tolstring(L, 2, NULL) : "");
+  lua_pushfstring(L, "%s: 64-bit overflow", lua_tostring(L, -1));
+  return lua_error(L);   /* as the algebra's errors: no position */
 }
 
 static int basis_mul(lua_State *L)
 {
   int bi = luaL_testudata(L, 1, CUTELUA_BASIS) ? 1 : 2;
   lua_Integer s = cutelua_checkint(L, 3 - bi);
-  if (bi == 2) lua_rotate(L, 1, 1); /* the basis first */
-  lua_settop(L, 1);
-  return basis_combine(L, (int64_t)s, 0);
+  return basis_combine(L, bi, (int64_t)s, 0, "%s * %s");
 }
 
-static int basis_add(lua_State *L) { return basis_combine(L, 1, 1); }
-static int basis_sub(lua_State *L) { return basis_combine(L, 1, -1); }
+static int basis_add(lua_State *L)
+{
+  return basis_combine(L, 1, 1, 1, "%s + %s");
+}
+
+static int basis_sub(lua_State *L)
+{
+  return basis_combine(L, 1, 1, -1, "%s - %s");
+}
+
 static int basis_unm(lua_State *L)
 {
   lua_settop(L, 1);
-  return basis_combine(L, -1, 0);
+  return basis_combine(L, 1, -1, 0, "-%s");
 }
 
 static int basis_eq(lua_State *L)
 {
-  basis_ud *a = luaL_checkudata(L, 1, CUTELUA_BASIS);
-  basis_ud *b = luaL_checkudata(L, 2, CUTELUA_BASIS);
+  basis_ud *a = cutelua_checkudata(L, 1, CUTELUA_BASIS);
+  basis_ud *b = cutelua_checkudata(L, 2, CUTELUA_BASIS);
   lua_pushboolean(L, a->v == b->v && a->e == b->e);
   return 1;
 }
 
 static int basis_tostring(lua_State *L)
 {
-  basis_ud *b = luaL_checkudata(L, 1, CUTELUA_BASIS);
+  basis_ud *b = cutelua_checkudata(L, 1, CUTELUA_BASIS);
   cute_tuple t;
   char buf[64];
   cute_tuple_clear(&t);
@@ -173,7 +191,7 @@ static int basis_tostring(lua_State *L)
  * stride (F5) have neither: nil. */
 static int basis_index(lua_State *L)
 {
-  basis_ud *b = luaL_checkudata(L, 1, CUTELUA_BASIS);
+  basis_ud *b = cutelua_checkudata(L, 1, CUTELUA_BASIS);
   const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
   int i, len = CUTE_BASIS_LEN(b->e);
   if (k == NULL || CUTE_BASIS_IS_SUM(b->e) || b->e == CUTE_BASIS_F2) return 0;
@@ -204,19 +222,20 @@ lua_Integer cutelua_checkint(lua_State *L, int arg)
 {
   lua_Integer v;
   if (cutelua_tointeger(L, arg, &v)) return v;
-  if (lua_type(L, arg) != LUA_TNUMBER) luaL_typeerror(L, arg, "integer");
-  return luaL_argerror(L, arg, lua_pushfstring(L, "%s is not an integer",
-                                               luaL_tolstring(L, arg, NULL)));
+  if (lua_type(L, arg) != LUA_TNUMBER) cutelua_typeerror(L, arg, "integer");
+  return cutelua_badarg(L, arg, lua_pushfstring(L, "%s is not an integer",
+                                                luaL_tolstring(L, arg, NULL)));
 }
 
 const char *cutelua_checktext(lua_State *L, int arg)
 {
-  size_t len;
-  const char *s = luaL_checklstring(L, arg, &len);
-  size_t n = strlen(s);
+  size_t len, n;
+  const char *s = lua_tolstring(L, arg, &len);
+  if (s == NULL) cutelua_typeerror(L, arg, "string");
+  n = strlen(s);
   if (n != len)
-    luaL_argerror(L, arg, lua_pushfstring(L, "text contains a NUL byte at "
-                                          "column %d", (int)n + 1));
+    cutelua_badarg(L, arg, lua_pushfstring(L, "text contains a NUL byte at "
+                                           "column %d", (int)n + 1));
   return s;
 }
 

@@ -107,8 +107,8 @@ static int extend(lua_State *L, int front)
   int rank = -1;
   if (!lua_isnoneornil(L, 3)) {
     lua_Integer n = cutelua_checkint(L, 3);
-    luaL_argcheck(L, n >= 0 && n <= CUTE_MAX_LEAVES, 3,
-                  "rank out of range [0, CUTE_MAX_LEAVES]");
+    cutelua_argcheck(L, n >= 0 && n <= CUTE_MAX_LEAVES, 3,
+                    "rank out of range [0, CUTE_MAX_LEAVES]");
     rank = (int)n;
   }
   if (!A) {
@@ -166,8 +166,8 @@ static int l_nullspace(lua_State *L) { return layout1(L, cute_nullspace); }
  * bits of a width in bytes, the shift of an element size. */
 static int l_log2(lua_State *L)
 {
-  lua_Integer n = luaL_checkinteger(L, 1), k = 0;
-  luaL_argcheck(L, n >= 1, 1, "an integer >= 1 expected");
+  lua_Integer n = cutelua_checkint(L, 1), k = 0;
+  cutelua_argcheck(L, n >= 1, 1, "an integer >= 1 expected");
   while (n > 1) n >>= 1, k++;
   lua_pushinteger(L, k);
   return 1;

@@ -142,6 +142,40 @@ describe("wrong Lua types and arities", function()
   contract.api({describe = describe, it = it}, cute, api, true)
 end)
 
+-- Called through pcall, a C function has no name at its call site, and
+-- Lua's search of package.loaded for one follows the state's hash seed:
+-- the same script said 'cute.size' in one run and 'cute.core.size' in the
+-- next.  The bindings name it by its key in `cute` (else in `cute.core`),
+-- so every fresh state (a new process: a new seed) gives the same message.
+describe("a function called through pcall", function()
+  it("is named as the user spells it, in every state", function()
+    local lua = io.popen("command -v lua5.4"):read("l")
+    if not lua then
+      pending("no lua5.4 on PATH to start fresh states")
+      return
+    end
+    local script = [[
+      local cute, core = require "cute", require "cute.core"
+      for _, c in ipairs {{cute.size, "x"}, {cute.coalesce, "x"},
+                          {cute.E, "x"}, {core.offset_range, 1}} do
+        print(select(2, pcall(c[1], c[2])))
+      end]]
+    local want = table.concat({
+      "bad argument #1 to 'cute.size' (tuple: string is not an integer, "
+        .. "cute.E, cute._ or table)",
+      "bad argument #1 to 'cute.coalesce' (cute.Layout expected, got string)",
+      "bad argument #1 to 'cute.E' (integer expected, got string)",
+      "bad argument #1 to 'cute.core.offset_range' (cute.Layout expected, "
+        .. "got number)", ""}, "\n")
+    for run = 1, 12 do
+      local p = io.popen(("'%s' -e '%s' 2>&1"):format(lua, script))
+      local got = p:read("a")
+      p:close()
+      assert.equal(want, got, "run " .. run)
+    end
+  end)
+end)
+
 ---------------------------------------------------------------- cute.cuda --
 -- The CUDA bridge: argument errors before any driver call, the driver's
 -- absence (CI has no GPU) and NVRTC's compile errors, each naming the call.

@@ -134,6 +134,21 @@ describe("malformed text", function()
     assert.matches('^tuple%("%.%.%. +x, +%.%.%."%)', msg)
   end)
 
+  -- Triton's text of a linear layout reads as the CuTe texts do: the rule
+  -- is linear_layout (it named itself "linear layout: column C", and no
+  -- text), line breaks shown as \n so the message keeps to one line
+  it("a linear layout's text names linear_layout, its text and the column", function()
+    assert.equal('linear_layout("{lane = [[1]]"): parse error at column 14: '
+      .. "expected '}'", err(cute.linear_layout, "{lane = [[1]]"))
+    assert.equal('linear_layout(" - lane=1 -> (1)\\n   lane=4 -> (2)\\nwhere out '
+      .. 'dims are: [x (size 4)]"): parse error at column 27: expected the next '
+      .. "power of two of the dim",
+      err(cute.linear_layout, " - lane=1 -> (1)\n   lane=4 -> (2)\nwhere out "
+        .. "dims are: [x (size 4)]"))
+    says({'linear_layout("xxx', 'xxx..."): text longer than 4096 characters '
+          .. "(CUTE_MAX_TEXT)"}, cute.linear_layout, ("x"):rep(5000))
+  end)
+
   it("refuses a NUL byte inside the text", function()
     says({"bad argument #1 to '", "layout'", "text contains a NUL byte at column 4"},
          cute.layout, "4:1\0x")
@@ -359,6 +374,29 @@ describe("64-bit overflow", function()
           .. "overflows 64 bits"}, function() return C(cute._, 1) end)
   end)
 
+  it("tuple arithmetic names its call, not the stride arithmetic inside", function()
+    local big = math.maxinteger
+    assert.equal("tuple_add((9223372036854775807,1), (1,1)): 64-bit overflow",
+                 err(cute.tuple_add, {big, 1}, {1, 1}))
+    assert.equal("tuple_sub((-9223372036854775807), (2)): 64-bit overflow",
+                 err(cute.tuple_sub, {-big}, {2}))
+    assert.equal("tuple_add(9223372036854775807@0, 1@0): 64-bit overflow",
+                 err(cute.tuple_add, cute.E(0) * big, cute.E(0)))
+    -- cute.E's operators name the expression (they said "stride: 64-bit
+    -- overflow", naming no operation)
+    local e = cute.E(0) * big
+    assert.equal("9223372036854775807@0 + 1@0: 64-bit overflow",
+                 err(function() return e + cute.E(0) end))
+    assert.equal("9223372036854775807@0 - -1@0: 64-bit overflow",
+                 err(function() return e - (-cute.E(0)) end))
+    assert.equal("2 * 9223372036854775807@0: 64-bit overflow",
+                 err(function() return 2 * e end))
+    assert.equal("9223372036854775807@0 * 2: 64-bit overflow",
+                 err(function() return e * 2 end))
+    assert.equal("-" .. tostring(-e - cute.E(0)) .. ": 64-bit overflow",
+                 err(function() return -(-e - cute.E(0)) end))
+  end)
+
   it("text: numbers too big are parse errors (see above)", function()
     says({'layout("4:99999999999999999999"): parse error at column 3: '
           .. "integer does not fit in 64 bits"}, L, "4:99999999999999999999")
@@ -440,6 +478,48 @@ describe("stdlib operations with bad operands", function()
     says({"local_tile((4,8):(1,4), <2:1,2:1>): the tile coordinate is not a "
           .. "tuple (tuple: string is not an integer, cute.E, cute._ or table)"},
          cute.local_tile, A, {2, 2}, {0, "x"})
+  end)
+
+  -- a step's failure is the user's call's: copy_atom's upcast of the
+  -- atom's bits, make_layout_tv's size and products
+  it("atoms and TV layouts name the call, not the step", function()
+    says({"copy_atom: value type f64 (64 bits) does not divide the destination "
+          .. "layout of SM75_U32x4_LDSM_N (in bits): upcast((32,(32,4)):"
+          .. "(32,(1,1024))): divisibility: shape 32 of mode 32:1 is not a "
+          .. "multiple of 64"}, cute.copy_atom, "SM75_U32x4_LDSM_N", "f64")
+    says({"copy_atom: value type 24 (24 bits) does not divide the source "
+          .. "layout of SM75_U32x4_LDSM_N"}, cute.copy_atom, "SM75_U32x4_LDSM_N", 24)
+    assert.equal("make_layout_tv(4294967296:1, 4294967296:1): size((4294967296,"
+      .. "4294967296)): 64-bit overflow",
+      err(cute.make_layout_tv, L "4294967296:1", L "4294967296:1"))
+    assert.equal("make_layout_tv((4,8):(1,-4), 2:1): raked_product((4,8):(1,-4), "
+      .. "2:1): complement((4,8):(1,-4)): negative stride -4",
+      err(cute.make_layout_tv, L "(4,8):(1,-4)", L "2:1"))
+  end)
+
+  -- CuTe's make_tiled_mma states no rule on a permutation's size (its
+  -- tile_size_mnk is size(permutation)), and a permutation that is no
+  -- multiple of the atom's tile can work: {7, 8, 16} partitions a
+  -- (32,16):(1,32) tensor, whose M coalesces, in CuTe's algebra and here.
+  -- So it is not refused; where it fails -- get_layoutA_TV's 7 x 16
+  -- reference tile -- the message names the call the user made.
+  it("a tiled MMA's methods name themselves before a step's failure", function()
+    local mma = cute.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", nil, {7, 8, 16})
+    local step = "zipped_divide(((7,1),(16,1)):((1,0),(7,0)), <16:1,16:1>): "
+      .. "composition((7,1):(1,0), (16,1):(1,0)): shape divisibility condition "
+      .. "violated: ceil(7/1) = 7 and shape 16 of B divide neither way"
+    assert.equal("TiledMMA:get_layoutA_TV: " .. step,
+                 err(function() return mma:get_layoutA_TV() end))
+    assert.equal("TiledMMA:thrfrg_A: " .. step,
+                 err(function() return mma:thrfrg_A(L "(7,16):(1,7)") end))
+    local thr = mma:get_slice(0)
+    assert.equal("ThrMMA:partition_A: " .. step,
+                 err(function() return thr:partition_A(L "(7,16):(1,7)") end))
+    assert.equal("make_tiled_copy_A: TiledMMA:get_layoutA_TV: " .. step,
+                 err(cute.make_tiled_copy_A, cute.copy_atom("SM75_U32x4_LDSM_N",
+                                                            "f16"), mma))
+    assert.equal("((2,2,2),3,1):((32,8,256),16,0)",
+                 tostring((thr:partition_A(L "(32,16):(1,32)"))))
   end)
 
   it("pictures and prints name their call and operand", function()
@@ -620,16 +700,26 @@ describe("stdlib argument errors", function()
     at_caller("bank_conflicts: the access pattern 4:1 is not a %(thread, value%) "
       .. "layout", function()
       local r = cute.bank_conflicts(L "4:1", L "4:1"); return r end)
-    -- options are checked, not read as they come (bytes = 0 was 1-way)
+    -- options are checked, not read as they come (bytes = 0 was 1-way), by
+    -- the pictures' checker (cute.error.options): a string value quoted
+    -- (side was "got Q"), a table of options in Lua's form (it was "opts
+    -- must be a table"), as the pictures' messages read
     local S, A = cute.layout_right { 32, 32 }, L "(32,32):(1,32)"
     for _, case in ipairs {
-      { { bytes = 0 }, "opts%.bytes must be an integer in 1%.%.128, got 0" },
-      { { vec = 2.5 }, "opts%.vec must be an integer in 1%.%.128, got 2%.5" },
-      { { side = "Q" }, "opts%.side must be \"S\" or \"D\", got Q" },
-      { 5, "opts must be a table, got number" } } do
-      at_caller("bank_conflicts: " .. case[2], function()
+      { { bytes = 0 }, "bank_conflicts: opts%.bytes must be an integer in 1%.%.128, got 0" },
+      { { vec = 2.5 }, "bank_conflicts: opts%.vec must be an integer in 1%.%.128, got 2%.5" },
+      { { side = "Q" }, "bank_conflicts: opts%.side must be \"S\" or \"D\", got \"Q\"" },
+      { { side = {} }, "bank_conflicts: opts%.side must be \"S\" or \"D\", got table" },
+      { 5, "bad argument #3 to 'bank_conflicts' %(options table expected, got number%)" } } do
+      at_caller(case[2], function()
         local r = cute.bank_conflicts(S, A, case[1]); return r end)
     end
+    -- the pictures' options, through the same checker, at the caller's line
+    at_caller("render: opts%.bytes must be an integer in 1%.%.128, got \"2\"", function()
+      local r = cute.render(S, "txt", { bytes = "2" }); return r end)
+    at_caller("render: unknown option a %(tile, data, title, format, cell, color, "
+      .. "bytes, highlight, interactive%)", function()
+      local r = cute.render(S, "txt", { b = 1, a = 1, cell = 0 }); return r end)
     at_caller("bank_conflicts: the shared%-memory layout %(32,32%):%(%-1,32%) "
       .. "reaches offset %-31", function()
       local r = cute.bank_conflicts(L "(32,32):(-1,32)", A); return r end)

@@ -153,4 +153,17 @@ describe("cute.explain", function()
       "explain: nope is not a function of cute (composition, "
       .. "logical_divide, blocked_product, ...)")
   end)
+
+  -- it called print_layout, which printed, then explained "= nil"
+  it("refuses a function that writes, before it writes anything", function()
+    local written, write, print0 = {}, io.write, print
+    io.write = function(...) written[#written + 1] = table.concat {...} end
+    print = function(...) written[#written + 1] = table.concat {...} end
+    local ok, msg = pcall(cute.explain, "print_layout", cute.layout "(4,8):(1,4)")
+    io.write, print = write, print0
+    assert.is_false(ok)
+    assert.equal("explain: print_layout writes its output and returns no "
+      .. "result (format_layout returns it)", msg)
+    assert.same({}, written)
+  end)
 end)

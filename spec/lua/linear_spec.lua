@@ -604,7 +604,7 @@ where out dims are: [dim0 (size 16), dim1 (size 8)]]==], tostring(A))
     } do
       local ok, msg = pcall(cute.linear_layout, case[1])
       assert.is_false(ok)
-      assert.matches("linear layout: column %d+: expected", msg)
+      assert.matches('^linear_layout%(".*"%): parse error at column %d+: expected', msg)
       assert.matches(case[2], msg, 1, true)
     end
   end)

@@ -4,6 +4,7 @@
 -- layouts of any rank; pictures of operations whose result cells name
 -- the operand cells they come from.
 local cute = require "cute"
+local err = require "helpers.err"
 local picture = require "cute.picture"
 local svg = require "cute.picture.svg"
 local palette = require "cute.picture.palette"
@@ -227,6 +228,31 @@ describe("pictures of operations", function()
     assert.has_error(function() cute.operation("size", cute.layout "4:1") end,
       "operation: size returns a number, not a layout to draw")
   end)
+
+  -- it called print_layout, which printed, and then refused its nil
+  it("refuse a function that writes, before it writes anything", function()
+    local written, write, print0 = {}, io.write, print
+    io.write = function(...) written[#written + 1] = table.concat {...} end
+    print = function(...) written[#written + 1] = table.concat {...} end
+    local ok, msg = pcall(cute.operation, "print_layout", cute.layout "(4,8):(1,4)")
+    local ok2, msg2 = pcall(cute.operation, "show", cute.layout "4:1")
+    io.write, print = write, print0
+    assert.is_false(ok)
+    assert.equal("operation: print_layout writes its output and returns no "
+      .. "result (format_layout returns it)", msg)
+    assert.is_false(ok2)
+    assert.equal("operation: show writes its output and returns no result "
+      .. "(render returns it)", msg2)
+    assert.same({}, written)
+  end)
+
+  -- a C function's argument error named operation.lua's local `f`, at
+  -- that file's line
+  it("name the call an argument error comes from", function()
+    local msg = err(cute.operation, "composition", cute.layout "4:1", "x")
+    assert.equal("operation: bad argument #2 to 'cute.composition' (cute.Layout "
+      .. "or integer expected, got string)", msg)
+  end)
 end)
 
 describe("bank_conflicts", function()
@@ -299,7 +325,7 @@ describe("bank_conflicts", function()
     assert.equal(tostring(st:get_layoutS_TV()),
       tostring(cute.bank_conflicts(smem, st, { side = "S" }).access))
     assert.has_error(function() cute.bank_conflicts(smem, st, { side = "X" }) end,
-      'bank_conflicts: opts.side must be "S" or "D", got X')
+      'bank_conflicts: opts.side must be "S" or "D", got "X"')
   end)
 
   -- seeded random swizzled tiles and access patterns

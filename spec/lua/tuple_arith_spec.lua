@@ -34,6 +34,24 @@ describe("tuple arithmetic: CuTe's documented cases", function()
       "ceil_div((1,2), (1,2,3)): rank 2 against rank 3", 1, true)
   end)
 
+  -- CuTe's size(IntTuple) is product(a) (int_tuple.hpp), with no condition
+  -- on the leaves: a tuple's size is the product of its leaves whatever
+  -- their sign, as product_each's is.  Only a layout's shape needs leaves
+  -- >= 1, and make_layout refuses others; cosize takes a layout only, as
+  -- CuTe's does.  So size of (2,-3) is -6 by decision, not by accident.
+  it("size of a tuple is the product of its leaves, of any sign (CuTe's size)", function()
+    assert.equal(-6, cute.size {2, -3})
+    assert.equal(6, cute.size {-2, {-3}})
+    assert.equal(0, cute.size {2, 0})
+    assert.equal(-3, cute.size(-3))
+    assert.equal("(2,-3)", T(cute.product_each {2, {3, -1}}))
+    assert.error_matches(function() cute.layout {2, -3} end,
+      "make_layout((2,-3)): shape leaf 1 is not a positive integer", 1, true)
+    assert.error_matches(function() cute.cosize {2, -3} end,
+      "bad argument #1 to 'cosize' (cute.Layout or cute.ComposedLayout "
+      .. "expected, got table)", 1, true)
+  end)
+
   it("product_each, tuple_add, tuple_sub, elem_less", function()
     assert.equal("(6,4)", T(cute.product_each {{2, 3}, 4}))
     assert.equal(8, cute.product_each(8))

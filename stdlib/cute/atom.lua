@@ -144,10 +144,24 @@ function M.mma_atom(spec)
   return a
 end
 
+-- The atom's bit layout L (its `side` layout) read as values of `bits`
+-- bits; a width that does not divide it is the value type's fault, named
+-- so: the upcast is a step of copy_atom.
+local function as_values(name, value_type, bits, side, L)
+  local ok, V = pcall(core.upcast, L, bits)
+  if not ok then
+    E.raise(("copy_atom: value type %s (%d bits) does not divide the %s "
+      .. "layout of %s (in bits): %s"):format(tostring(value_type), bits, side,
+      name, V))
+  end
+  return V
+end
+
 --- A copy atom from the catalog or a spec, its bit layouts read as values
 -- of `value_type` bits (CuTe's Copy_Atom<Op, T>: recast from bits); with
 -- no value type the layouts stay in bits.
 function M.copy_atom(spec, value_type)
+  local name = type(spec) == "string" and spec or "the spec"
   spec = catalog_entry(spec, "copy", { "thr_id", "src", "dst" })
   if value_type == nil then   -- CuTe's Copy_Atom<Op, T> names T too
     E.raise("copy_atom: the value type is missing (cute.copy_atom(name, "
@@ -160,9 +174,9 @@ function M.copy_atom(spec, value_type)
   a.thr_id = as_layout(spec.thr_id)
   a.src_bits, a.dst_bits = as_layout(spec.src), as_layout(spec.dst)
   a.ref_bits = as_layout(spec.ref or spec.dst)
-  a.src = core.upcast(a.src_bits, bits)
-  a.dst = core.upcast(a.dst_bits, bits)
-  a.ref = core.upcast(a.ref_bits, bits)
+  a.src = as_values(name, value_type, bits, "source", a.src_bits)
+  a.dst = as_values(name, value_type, bits, "destination", a.dst_bits)
+  a.ref = as_values(name, value_type, bits, "reference", a.ref_bits)
   return a
 end
 
@@ -234,9 +248,14 @@ local function thrfrg(self, L, i, j, atv)
                 concat(V:mode(1), concat(table.unpack(frg))))
 end
 
-function TiledMMA:thrfrg_C(L) return thrfrg(self, L, 0, 1, self.atom.C) end
-function TiledMMA:thrfrg_A(L) return thrfrg(self, L, 0, 2, self.atom.A) end
-function TiledMMA:thrfrg_B(L) return thrfrg(self, L, 1, 2, self.atom.B) end
+-- thrfrg_X(self, L) of operand X: modes M,N of C, M,K of A, N,K of B
+local thrfrg_of = {
+  C = function(self, L) return thrfrg(self, L, 0, 1, self.atom.C) end,
+  A = function(self, L) return thrfrg(self, L, 0, 2, self.atom.A) end,
+  B = function(self, L) return thrfrg(self, L, 1, 2, self.atom.B) end,
+}
+TiledMMA.thrfrg_C, TiledMMA.thrfrg_A, TiledMMA.thrfrg_B =
+  thrfrg_of.C, thrfrg_of.A, thrfrg_of.B
 
 --- Thread `t`'s slice; its partition_A/B/C(L) give (V,M,K) / (V,N,K) /
 -- (V,M,N) layouts and their offsets.
@@ -257,17 +276,17 @@ end
 
 function ThrMMA:partition_C(L)
   local c = self.thr_vmnk
-  return slice_thread(self.tiled:thrfrg_C(L), c[1], c[2], c[3])
+  return slice_thread(thrfrg_of.C(self.tiled, L), c[1], c[2], c[3])
 end
 
 function ThrMMA:partition_A(L)
   local c = self.thr_vmnk
-  return slice_thread(self.tiled:thrfrg_A(L), c[1], c[2], c[4])
+  return slice_thread(thrfrg_of.A(self.tiled, L), c[1], c[2], c[4])
 end
 
 function ThrMMA:partition_B(L)
   local c = self.thr_vmnk
-  return slice_thread(self.tiled:thrfrg_B(L), c[1], c[3], c[4])
+  return slice_thread(thrfrg_of.B(self.tiled, L), c[1], c[3], c[4])
 end
 
 -- Thread index -> thread coordinate (V,M,N,K) (CuTe's thridx_2_thrid):
@@ -289,7 +308,7 @@ end
 -- btile: the thread mode that X does not use is broadcast, stride 0).
 local function layout_tv(self, X, i, j, shape, spread)
   local ref = core.layout(shape or { self:tile_size(i), self:tile_size(j) })
-  local T = self["thrfrg_" .. X](self, ref)
+  local T = thrfrg_of[X](self, ref)
   local thr = T:mode(0)
   if spread then
     thr = concat(thr:mode(0), concat(core.composition(thr:mode(1):mode(0),
@@ -323,6 +342,20 @@ end
 
 function TiledMMA:size()
   return core.size(self.thr_layout_vmnk)
+end
+
+-- The steps of these name themselves (a divide, a composition): say which
+-- call they were part of.  A permutation that is no multiple of the atom's
+-- tile -- {7, 8, 16} for a 16x8x16 atom -- fails there, in get_layoutA_TV
+-- (its reference tile is 7 x 16) and in the partitions of some tensors;
+-- it is not refused by make_tiled_mma, as CuTe does not: partition_A of a
+-- (32,16):(1,32) tensor works with it, in CuTe's algebra and here.
+for _, m in ipairs { "thrfrg_A", "thrfrg_B", "thrfrg_C", "get_layoutA_TV",
+                     "get_layoutB_TV", "get_layoutC_TV" } do
+  TiledMMA[m] = E.protect("TiledMMA:" .. m, TiledMMA[m])
+end
+for _, m in ipairs { "partition_A", "partition_B", "partition_C" } do
+  ThrMMA[m] = E.protect("ThrMMA:" .. m, ThrMMA[m])
 end
 
 -- thr padded to rank 3 with 1:0 modes, perm with `_` (CuTe's append<3>).
@@ -502,9 +535,10 @@ local function copy_of_mma(op, get_tv, m, n)
       tiler.tuple { mma:tile_size(m), mma:tile_size(n) })
   end
 end
-M.make_tiled_copy_A = copy_of_mma("make_tiled_copy_A", "get_layoutA_TV", 0, 2)
-M.make_tiled_copy_B = copy_of_mma("make_tiled_copy_B", "get_layoutB_TV", 1, 2)
-M.make_tiled_copy_C = copy_of_mma("make_tiled_copy_C", "get_layoutC_TV", 0, 1)
+for _, x in ipairs { { "A", 0, 2 }, { "B", 1, 2 }, { "C", 0, 1 } } do
+  local op = "make_tiled_copy_" .. x[1]
+  M[op] = E.protect(op, copy_of_mma(op, "get_layout" .. x[1] .. "_TV", x[2], x[3]))
+end
 
 function M.is_tiled_copy(x) return getmetatable(x) == TiledCopy end
 

@@ -46,6 +46,57 @@ function M.argcheck(ok, name, k, what, x)
   end
 end
 
+-- An option's value as a message shows it: a number by its value, a
+-- string quoted, anything else by its type (never a table's address).
+local function shown(v)
+  if type(v) == "number" then return tostring(v) end
+  if type(v) == "string" then return ("%q"):format(v) end
+  return M.typename(v)
+end
+
+--- A test for option specs: an integer in lo..hi.
+function M.int_in(lo, hi)
+  return function(v) return math.type(v) == "integer" and v >= lo and v <= hi end
+end
+
+--- The options of public call `op`, its argument #k (nil reads as {}),
+-- checked against spec, a list of {key, test, "what it must be"} -- the
+-- one option checker of the stdlib, so each module only declares its
+-- keys:
+--   bad argument #3 to 'render' (options table expected, got number)
+--   render: opts.cell must be an integer in 1..1000 (pixels), got -5
+-- With spec.closed, a key spec does not list is refused, before any
+-- value, naming the keys:
+--   render: unknown option colour (tile, data, ..., interactive)
+-- The checks run in spec's order (the first unknown key by its text), so
+-- with two bad options the message does not follow pairs' order.
+function M.options(op, k, opts, spec)
+  M.argcheck(opts == nil or type(opts) == "table", op, k, "options table",
+    opts)
+  opts = opts or {}
+  if spec.closed then
+    local known, names, bad = {}, {}, nil
+    for i, o in ipairs(spec) do known[o[1]], names[i] = true, o[1] end
+    for key in pairs(opts) do
+      if not known[key] and (bad == nil or tostring(key) < bad) then
+        bad = tostring(key)
+      end
+    end
+    if bad then
+      M.raise(("%s: unknown option %s (%s)"):format(op, bad,
+        table.concat(names, ", ")))
+    end
+  end
+  for _, o in ipairs(spec) do
+    local v = opts[o[1]]
+    if v ~= nil and not o[2](v) then
+      M.raise(("%s: opts.%s must be %s, got %s"):format(op, o[1], o[3],
+        shown(v)))
+    end
+  end
+  return opts
+end
+
 -- The stdlib's folder as positions name it ("stdlib/cute/"): a C
 -- function's argument error raised at a stdlib line starts with it.
 local function here() error("") end

@@ -387,6 +387,13 @@ local function failure(name, args, msg)
   return lines
 end
 
+-- The functions of cute that write their output (the terminal, a file)
+-- and return nothing, and the one that returns it.  explain and operation
+-- refuse them before the call: called, they printed, then failed or
+-- explained nil.
+local writers = { print_layout = "format_layout",
+                  print_tensor = "format_tensor", show = "render" }
+
 --- cute[name], the function a call of `op` (explain, operation) names.
 function M.cute_function(op, name)
   E.argcheck(type(name) == "string", op, 1, "function name", name)
@@ -394,6 +401,9 @@ function M.cute_function(op, name)
   if type(f) ~= "function" then
     E.raise(("%s: %s is not a function of cute (composition, "
       .. "logical_divide, blocked_product, ...)"):format(op, tostring(name)))
+  elseif writers[name] then
+    E.raise(("%s: %s writes its output and returns no result (%s returns "
+      .. "it)"):format(op, name, writers[name]))
   end
   return f
 end

@@ -43,18 +43,24 @@ end
 --   tv    = right_inverse(mn) o (|thr|,|val|)  (thr, val) -> (m,n) index
 --   tiler = the size of each mode of mn
 -- thr and val must be compact (bijections onto 0..size-1), so that mn is.
-function M.make_layout_tv(thr, val)
-  check_layout("make_layout_tv", thr, "the thread layout")
-  check_layout("make_layout_tv", val, "the value layout")
+local function layout_tv(call, thr, val)
   local mn = product.raked_product(thr, val)
   local inv = core.right_inverse(mn)
   local nt, nv = core.size(thr), core.size(val)
   if core.size(inv) ~= nt * nv then
-    E.raise(("make_layout_tv(%s, %s): raked product %s is not a bijection "
-      .. "onto 0..%d (are both layouts compact?)")
-      :format(tostring(thr), tostring(val), tostring(mn), nt * nv - 1))
+    E.raise(("%s: raked product %s is not a bijection onto 0..%d (are both "
+      .. "layouts compact?)"):format(call, tostring(mn), nt * nv - 1))
   end
   return core.product_each(mn:shape()), core.composition(inv, core.layout {nt, nv})
+end
+
+function M.make_layout_tv(thr, val)
+  check_layout("make_layout_tv", thr, "the thread layout")
+  check_layout("make_layout_tv", val, "the value layout")
+  -- the steps (raked_product, right_inverse, size) name themselves: say
+  -- which call they were part of
+  local call = ("make_layout_tv(%s, %s)"):format(tostring(thr), tostring(val))
+  return E.within(call, layout_tv, call, thr, val)
 end
 
 --- A thread's place in a thread layout: the flat coordinate of index `idx`

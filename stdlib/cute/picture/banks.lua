@@ -87,15 +87,20 @@ local function phase_key(accesses)
   return table.concat(offs, ",")
 end
 
+-- bank_conflicts' options (cute.error.options): sizes of 1..128 bytes, at
+-- most a bank row; bytes is the pictures' element width too.
+local options = {
+  { "bytes", E.int_in(1, 128), "an integer in 1..128" },
+  { "vec", E.int_in(1, 128), "an integer in 1..128" },
+  { "side", function(v) return v == "S" or v == "D" end, "\"S\" or \"D\"" },
+}
+M.bytes_option = options[1]
+
 -- A tiled copy's shared-memory side: its TV layout and options.
 local function copy_side(copy, opts)
   local ptx = copy.atom.ptx or ""
-  local side = opts.side
+  local side = opts.side   -- checked with the other options
     or ((ptx:match "^stmatrix" or ptx:match "^cp%.async") and "D" or "S")
-  if side ~= "S" and side ~= "D" then
-    E.raise(("bank_conflicts: opts.side must be \"S\" or \"D\", got %s")
-      :format(tostring(side)))
-  end
   local vals = side == "D" and copy.atom.dst or copy.atom.src
   return side == "D" and copy:get_layoutD_TV() or copy:get_layoutS_TV(),
     { bytes = opts.bytes or copy.atom.bits // 8,
@@ -118,22 +123,7 @@ local function operands(smem, access, opts)
       .. "cute.group_modes(smem, 1, %d)"):format(tostring(smem),
       core.rank(smem), core.rank(smem)))
   end
-  if opts ~= nil and type(opts) ~= "table" then
-    E.raise("bank_conflicts: opts must be a table, got " .. E.typename(opts))
-  end
-  opts = opts or {}
-  for _, k in ipairs { "bytes", "vec" } do   -- 1..128: at most a bank row
-    local n = opts[k]
-    if n ~= nil and not (math.type(n) == "integer" and n >= 1 and n <= 128)
-    then
-      E.raise(("bank_conflicts: opts.%s must be an integer in 1..128, got %s")
-        :format(k, tostring(n)))
-    end
-  end
-  if opts.side ~= nil and opts.side ~= "S" and opts.side ~= "D" then
-    E.raise(("bank_conflicts: opts.side must be \"S\" or \"D\", got %s")
-      :format(tostring(opts.side)))
-  end
+  opts = E.options("bank_conflicts", 3, opts, options)
   -- the lowest offset (a composed layout's before its swizzle); a layout
   -- of no integral offsets is the model's to refuse
   local inner = mt == core.metatables.Layout and smem or smem:layout()

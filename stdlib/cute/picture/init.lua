@@ -60,42 +60,29 @@ local function parse(s)
   return L
 end
 
--- The options a picture takes, each with its test and what it must be.
-local function int_in(lo, hi)
-  return function(v) return math.type(v) == "integer" and v >= lo and v <= hi end
-end
+-- The options a picture takes, each with its test and what it must be
+-- (a misspelt key or a bad value was silently ignored); bytes is the
+-- element width bank_conflicts reads.
+local function any() return true end
+local function is(t) return function(v) return type(v) == t end end
 local options = {
-  tile = { function() return true end },   -- the model checks these two,
-  data = { function() return true end },   -- naming the layout drawn
-  title = { function(v) return type(v) == "string" end, "a string" },
-  format = { function(v) return type(v) == "string" end, "a string" },
-  cell = { int_in(1, 1000), "an integer in 1..1000 (pixels)" },
-  color = { function(v) return v == "bank" or v == "chunk" end,
-            "\"bank\" or \"chunk\"" },
-  bytes = { int_in(1, 128), "an integer in 1..128" },
-  highlight = { function(v) return type(v) == "function" end, "a function" },
-  interactive = { function(v) return type(v) == "boolean" end, "a boolean" },
+  closed = true,
+  { "tile", any },   -- the model checks these two,
+  { "data", any },   -- naming the layout drawn
+  { "title", is "string", "a string" },
+  { "format", is "string", "a string" },
+  { "cell", E.int_in(1, 1000), "an integer in 1..1000 (pixels)" },
+  { "color", function(v) return v == "bank" or v == "chunk" end,
+    "\"bank\" or \"chunk\"" },
+  banks.bytes_option,
+  { "highlight", is "function", "a function" },
+  { "interactive", is "boolean", "a boolean" },
 }
 
 -- opts as given to a public call: a table or nil, of known options whose
--- values fit (a misspelt key or a bad value was silently ignored).
+-- values fit.
 local function check_opts(opts, op)
-  if opts ~= nil and type(opts) ~= "table" then
-    E.raise(("bad argument #3 to '%s' (options table expected, got %s)")
-      :format(op, E.typename(opts)))
-  end
-  for k, v in pairs(opts or {}) do
-    local o = options[k]
-    if not o then
-      E.raise(("%s: unknown option %s (tile, data, title, format, cell, "
-        .. "color, bytes, highlight, interactive)"):format(op, tostring(k)))
-    elseif not o[1](v) then
-      E.raise(("%s: opts.%s must be %s, got %s"):format(op, k, o[2],
-        type(v) == "number" and tostring(v)
-        or type(v) == "string" and ("%q"):format(v) or E.typename(v)))
-    end
-  end
-  return opts or {}
+  return E.options(op, 3, opts, options)
 end
 
 -- The picture model of an object; `op` names the public call in errors.

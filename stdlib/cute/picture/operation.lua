@@ -35,7 +35,9 @@ end)
 function M.operation(name, ...)
   local f = require("cute.explain").cute_function("operation", name)
   local args = table.pack(...)
-  local result = f(...)
+  -- an error of the call is the operation's (a C function's argument
+  -- error named the local `f`, at this file's line)
+  local result = E.within("operation", f, ...)
   if not (tiler.is_layout(result)
           or getmetatable(result) == core.metatables.ComposedLayout) then
     E.raise(("operation: %s returns a %s, not a layout to draw")
