@@ -146,14 +146,13 @@ end
 -- Findings in code that another change is editing, not fixed here,
 -- counted as known (the report of the change that added this driver has
 -- a reproducer for each): every error of the functions and methods of
--- cute.atom, of cute.show, cute.operation and cute.bank_conflicts
--- (cute.picture) and of cute.make_layout_tv (cute.tv), and the names the
--- bindings give Lua for their metamethods ("bad argument #2 to 'mul'").
+-- cute.atom and of cute.show and cute.bank_conflicts (cute.picture), and
+-- the names the bindings give Lua for their metamethods ("bad argument #2
+-- to 'mul'").
 local known_targets = {}
 for _, name in ipairs {"make_smem_layout_atom", "mma_atom", "copy_atom", "make_tiled_mma",
                        "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
-                       "make_tiled_copy_C", "show", "operation", "bank_conflicts",
-                       "make_layout_tv"} do
+                       "make_tiled_copy_C", "show", "bank_conflicts"} do
   known_targets[name] = true
 end
 local known_classes = {TiledMMA = true, ThrMMA = true, TiledCopy = true, ThrCopy = true}
@@ -244,12 +243,13 @@ add_methods()
 local operators = {
   __call = {{"layout(", "slice(", "swizzle(", "tensor", "linear layout", "composed layout"},
             function(x, n) return "(" .. x .. ")(" .. args(n) .. ")" end},
-  __mul = {{"composition", "stride"}, function(x) return "(" .. x .. ") * a1" end},
+  __mul = {{"composition", "stride", "@"}, function(x) return "(" .. x .. ") * a1" end},
   __concat = {"make_layout", function(x) return "(" .. x .. ") .. a1" end},
-  -- (basis arithmetic: "stride 3@2+1: an integer added to basis elements")
-  __add = {"stride", function(x) return "a1 + (" .. x .. ")" end},
-  __sub = {"stride", function(x) return "(" .. x .. ") - a1" end},
-  __unm = {"stride", function(x) return "-(" .. x .. ")" end},
+  -- (basis arithmetic names its expression: "stride 3@2+1: an integer
+  -- added to basis elements", "1@0 - -9223372036854775808: 64-bit overflow")
+  __add = {{"stride", "@"}, function(x) return "a1 + (" .. x .. ")" end},
+  __sub = {{"stride", "@"}, function(x) return "(" .. x .. ") - a1" end},
+  __unm = {{"stride", "@"}, function(x) return "-(" .. x .. ")" end},
   __index = {"tensor", function(x) return "(" .. x .. ")[a1]" end},
   __newindex = {"tensor", function(x) return ";(" .. x .. ")[a1] = a2" end},
   __tostring = {"tostring", function(x) return "tostring(" .. x .. ")" end},
