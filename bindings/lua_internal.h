@@ -63,7 +63,7 @@ void cutelua_checkintegral(lua_State *L, const cute_composed *c,
  * (divide, product, tiling, partitioning, coalesce, flatten ...) applies
  * to B, the layout that is the domain, and keeps F and off.  When the
  * value at index 1 is composed -- a cute.ComposedLayout, or a value whose
- * metatable has __layout_b(C, op, ...) -- runs op that way over the
+ * metatable has __layout_b(C, op, name, ...) -- runs op that way over the
  * arguments and returns its number of results; -1 when it is not
  * (lua_swizzle.c).  `name` is op's, for errors.  An operation starts with
  * it, before its type checks: CUTELUA_ON_COMPOSED(L, self, "name"). */

@@ -207,6 +207,21 @@ static void recompose(lua_State *L, const cute_composed *C, const char *op)
   }
 }
 
+/* Raises the error on top, which op raised on C's layout B: the user gave
+ * F o off o B, so "op(B" in it becomes "op(F o off o B" -- the operand as
+ * written ("take((8,64):(64,1)): ..." named no swizzle). */
+static int composed_error(lua_State *L, const cute_composed *C, const char *op)
+{
+  char b[CUTE_MAX_TEXT], c[CUTE_MAX_TEXT];
+  if (lua_type(L, -1) != LUA_TSTRING) return lua_error(L);
+  cute_layout_print(&C->layout, b, sizeof b);
+  cute_composed_print(C, c, sizeof c);
+  lua_pushfstring(L, "%s(%s", op, b);
+  lua_pushfstring(L, "%s(%s", op, c);
+  luaL_gsub(L, lua_tostring(L, -3), lua_tostring(L, -2), lua_tostring(L, -1));
+  return lua_error(L);
+}
+
 int cutelua_composed_op(lua_State *L, lua_CFunction op, const char *name)
 {
   int n = lua_gettop(L);
@@ -217,15 +232,18 @@ int cutelua_composed_op(lua_State *L, lua_CFunction op, const char *name)
     lua_insert(L, 1);
     cutelua_pushlayout(L, &C.layout);
     lua_replace(L, 2);
-    lua_call(L, n, LUA_MULTRET);
+    if (lua_pcall(L, n, LUA_MULTRET, 0) != LUA_OK)
+      return composed_error(L, &C, name);
     recompose(L, &C, name);
     return lua_gettop(L);
   }
   if (n < 1 || luaL_getmetafield(L, 1, "__layout_b") == LUA_TNIL) return -1;
-  lua_insert(L, 1);                   /* __layout_b(C, op, args...) */
+  lua_insert(L, 1);                   /* __layout_b(C, op, name, args...) */
   lua_pushcfunction(L, op);
   lua_insert(L, 3);
-  lua_call(L, n + 1, LUA_MULTRET);
+  lua_pushstring(L, name);
+  lua_insert(L, 4);
+  lua_call(L, n + 2, LUA_MULTRET);
   return lua_gettop(L);
 }
 

@@ -437,6 +437,20 @@ static int l_local_tile(lua_State *L)
   return 2;
 }
 
+/* Raises: the thread index at idx is no integer.  Its text is shown
+ * where it says something (a number, a string, a Layout's text); that of
+ * a function or a plain table would be its address. */
+static int bad_thread_index(lua_State *L, int idx)
+{
+  int type = lua_type(L, idx);
+  int shown = type == LUA_TNUMBER || type == LUA_TSTRING ||
+              luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL;
+  if (shown && type != LUA_TNUMBER && type != LUA_TSTRING) lua_pop(L, 1);
+  return luaL_error(L, "local_partition: thread index %s%s(a %s) is not an "
+                    "integer", shown ? luaL_tolstring(L, idx, NULL) : "",
+                    shown ? " " : "", luaL_typename(L, idx));
+}
+
 /* local_partition(A, thr, index [, proj]) -> sublayout, offset */
 static int l_local_partition(lua_State *L)
 {
@@ -454,10 +468,7 @@ static int l_local_partition(lua_State *L)
   if (!thr)
     return luaL_error(L, "local_partition: the thread layout must be a "
                       "cute.Layout, got %s", luaL_typename(L, 2));
-  if (!cutelua_tointeger(L, 3, &index))
-    return luaL_error(L, "local_partition: thread index %s (a %s) is not an "
-                      "integer", luaL_tolstring(L, 3, NULL),
-                      luaL_typename(L, 3));
+  if (!cutelua_tointeger(L, 3, &index)) return bad_thread_index(L, 3);
   proj = projection(L, 4, &pbuf);
   u = cutelua_newresult(L);
   if (cute_local_partition(u, &off, A, thr, (int64_t)index, proj, &err))

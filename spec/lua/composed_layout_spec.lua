@@ -19,6 +19,34 @@ describe("make_composed_layout", function()
       "bad argument #3 to 'make_composed_layout' (cute.Layout or cute.Swizzle expected, got number)", 1, true)
   end)
 
+  -- found by spec/vm/test_api_monkey.c: a table offset that is no
+  -- coordinate was kept, and printing the value failed in the stdlib
+  it("refuses a table offset that is no coordinate, saying why", function()
+    local cycle = {2}
+    cycle[2] = cycle
+    for _, c in ipairs { { {thr_idx = 1}, 'key "thr_idx" is outside the list 1..0' },
+                         { cycle, "depth above 8 (CUTE_MAX_DEPTH)" } } do
+      local ok, msg = pcall(cute.make_composed_layout, L "3:0", c[1], L "1:1@0")
+      assert.is_false(ok)
+      assert.matches("bad argument #2 to 'make_composed_layout' (coordinate offset "
+                     .. "expected, tuple: " .. c[2], msg, 1, true)
+    end
+  end)
+
+  -- found by spec/vm/test_api_monkey.c: errors positioned inside
+  -- stdlib/cute/composed_layout.lua
+  it("raises a bad call's or operand's error at the script's line, named", function()
+    local C = cute.make_composed_layout(L "(4,8):(8,1)", 2, L "(2,2):(1,4)")
+    -- (no tail calls: the line is that of the function making the call)
+    local ok, msg = pcall(function() local r = C("x") return r end)
+    assert.is_false(ok)
+    assert.matches("^[^\n]*composed_layout_spec%.lua:%d+: composed layout: layout%(%(2,2%):%(1,4%)%): "
+                   .. "bad argument #1 %(tuple: string", msg)
+    ok, msg = pcall(function() local r = cute.composition(C) return r end)
+    assert.is_false(ok)
+    assert.matches("^[^\n]*composed_layout_spec%.lua:%d+: composition: bad argument #2", msg)
+  end)
+
   it("is inner(offset + outer(c)) everywhere, sliced or composed further", function()
     local g = R.new(5150)
     for _i = 1, 500 do

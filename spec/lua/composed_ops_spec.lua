@@ -198,6 +198,13 @@ describe("operations on a composed layout", function()
     assert.error_matches(function()
       cute.logical_divide(cute.swizzle(3, 4, 3), {2})
     end, "cute.Layout expected, got cute.Swizzle", 1, true)
+    -- an operation's error names the operand as given, swizzle included
+    -- (it named the layout alone: found by spec/vm/test_api_monkey.c)
+    local C = L "Sw<3,4,3> o 0 o (8,64):(64,1)"
+    assert.error_matches(function() cute.take(C, 0, 5) end,
+      "take(Sw<3,4,3> o 0 o (8,64):(64,1)): modes [0,5) outside [0,2]", 1, true)
+    assert.error_matches(function() cute.logical_divide(C, {2, "x"}) end,
+      "logical_divide(Sw<3,4,3> o 0 o (8,64):(64,1), <2:1,x>): tiler element x", 1, true)
     assert.error_matches(function() cute.upcast(C, 2) end,
       "got cute.ComposedLayout: the operation reads the layout's strides", 1, true)
   end)

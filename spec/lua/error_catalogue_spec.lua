@@ -475,6 +475,11 @@ describe("stdlib operations with bad operands", function()
          cute.local_partition, A, 4, 0)
     says({"local_partition: thread index x (a string) is not an integer"},
          cute.local_partition, A, L "(2,2)", "x")
+    -- (a function's text would be its address: found by test_api_monkey)
+    says({"local_partition: thread index (a function) is not an integer"},
+         cute.local_partition, A, L "(2,2)", print)
+    says({"local_partition: thread index 2:1 (a userdata) is not an integer"},
+         cute.local_partition, A, L "(2,2)", L "2:1")
     says({"local_tile((4,8):(1,4), <2:1,2:1>): the tile coordinate is not a "
           .. "tuple (tuple: string is not an integer, cute.E, cute._ or table)"},
          cute.local_tile, A, {2, 2}, {0, "x"})

@@ -54,6 +54,19 @@ describe("cute.smem.synthesize", function()
   end)
 
   it("refuses what it cannot tile, naming the call", function()
+    -- found by spec/vm/test_api_monkey.c: tiles smaller than a warp's
+    -- accesses failed in bank_conflicts, which named itself
+    local function says(want, spec)
+      assert.error_matches(function() smem.synthesize(spec) end, want, 1, true)
+    end
+    says("cute.smem.synthesize: tile {64, 8} (K-major) is smaller than a warp's reads "
+         .. "((16,2),8):((1,512),64), which reach element 975 of a 512-element tile",
+         { tile = { 64, 8 }, major = "K", dtype = "f16" })
+    says("cute.smem.synthesize: tile {16, 8} (MN-major) is smaller than a warp's writes "
+         .. "((2,16),8):((8,16),1), which reach element 255 of a 128-element tile",
+         { tile = { 16, 8 }, major = "MN", dtype = "f16" })
+    assert.error_matches(function() smem.synthesize { tile = { 1 << 40, 64 }, dtype = "f32" } end,
+      "cute.smem.synthesize: bank_conflicts(", 1, true)
     assert.has_error(function() smem.synthesize { tile = { 128, 12 }, major = "K" } end)
     assert.error_matches(function() smem.synthesize { tile = { 128, 64 }, major = "X" } end,
       "cute.smem.synthesize: major")
@@ -145,6 +158,15 @@ describe("cute.gemm_sm90.plan", function()
     assert.matches("hierarchical", why)
     p, why = sm90.plan(A, B, C, nil)
     assert.is_nil(p)
+    -- found by spec/vm/test_api_monkey.c: raw Lua errors for operands that
+    -- are no tensors, a missing dtype, options that are no table
+    for k, args in ipairs { { nil, B, C }, { A, { layout = A.layout }, C }, { A, B, "C" } } do
+      assert.error_matches(function() sm90.plan(table.unpack(args, 1, 3)) end,
+        "bad argument #" .. k .. " to 'gemm_sm90.plan' (cute.cuda tensor or {layout = "
+        .. "cute.Layout, dtype = name} expected, got", 1, true)
+    end
+    assert.error_matches(function() sm90.plan(A, B, C, 4) end,
+      "bad argument #4 to 'gemm_sm90.plan' (options table expected, got number)", 1, true)
     local A2 = desc({ 64, 64 }, { 64, 1 }, "bf16", 8)
     p, why = sm90.plan(A2, desc({ 64, 64 }, { 64, 1 }), desc({ 64, 64 }, { 64, 1 }))
     assert.matches("16%-byte aligned", why)

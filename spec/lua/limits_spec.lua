@@ -86,6 +86,15 @@ describe("cute.limits", function()
     has(msg(limits.check, "x", "op", 5), "limits.check: no limit named x")
     has(msg(limits.check, "cells", "op", "5"),
         "limits.check: the count must be a number, got string")
+    -- found by spec/vm/test_api_monkey.c: a name that is no string showed
+    -- its address; product multiplied a Layout (a composition) or failed
+    -- in Lua's arithmetic
+    has(msg(limits.check, print, "op", 5),
+        "bad argument #1 to 'limits.check' (limit name (string) expected, got function)")
+    has(msg(limits.product, 4, cute.swizzle(3, 4, 3)),
+        "bad argument #2 to 'limits.product' (number expected, got cute.Swizzle)")
+    has(msg(limits.product, {}), "bad argument #1 to 'limits.product' (number expected, got table)")
+    assert.equal(8.0, limits.product(2, 4))
   end)
 end)
 

@@ -608,6 +608,20 @@ where out dims are: [dim0 (size 16), dim1 (size 8)]]==], tostring(A))
       assert.matches(case[2], msg, 1, true)
     end
   end)
+
+  -- found by spec/vm/test_api_monkey.c: text given to another call named
+  -- linear_layout alone
+  it("names the call whose argument the text was", function()
+    local A = cute.to_linear(cute.layout "(4,8):(1,4)")
+    for _, c in ipairs { { "conversion", 2, cute.conversion, A, "x" },
+                         { "compose", 1, function() return A:compose("x") end } } do
+      local ok, msg = pcall(table.unpack(c, 3))
+      assert.is_false(ok)
+      assert.matches("bad argument #" .. c[2] .. " to '", msg, 1, true)
+      assert.matches(c[1] .. "' (linear_layout(\"x\"): parse error at column 1: expected", msg,
+                     1, true)
+    end
+  end)
 end)
 
 describe("pictures and bank conflicts of a linear layout", function()

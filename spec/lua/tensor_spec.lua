@@ -4,6 +4,7 @@
 -- against its definition, T(c) = *(iter + L(c)), on random layouts.
 local cute = require "cute"
 local R = require "helpers.random"
+local err = require "helpers.err"
 local L, _ = cute.layout, cute._
 
 describe("tensors: CuTe's documented cases", function()
@@ -54,6 +55,24 @@ describe("tensors: CuTe's documented cases", function()
     assert.error_matches(function() cute.make_tensor(true, L "4:1") end,
       "bad argument #1 to 'make_tensor' (Lua array or cute iterator expected, got boolean)",
       1, true)
+  end)
+
+  -- found by spec/vm/test_api_monkey.c: raw Lua errors from inside
+  -- stdlib/cute/tensor.lua
+  it("names the call and the script's line when misused", function()
+    local T = cute.make_tensor({1, 2}, L "2:1")
+    local msg = err(T.size, 7)
+    assert.equal("bad argument #1 to 'size' (cute.Tensor expected, got number)", msg)
+    msg = err(function() local v = T("x") return v end)
+    assert.matches("^[^\n]*tensor_spec%.lua:%d+: tensor: layout%(2:1%): bad argument #1", msg)
+    msg = err(function() local v = T[{0, 0}] return v end)
+    -- (the algebra's own message: no position, as for every C call)
+    assert.equal("tensor: layout(2:1): coordinate (0,0) is not weakly congruent to shape 2", msg)
+    msg = err(function() T[1.5] = 1 end)
+    assert.matches("^[^\n]*tensor_spec%.lua:%d+: tensor: ", msg)
+    -- T[c] with `_` is the sub-tensor, as T(c) (it was arithmetic on a Layout)
+    local M = cute.make_tensor(cute.counting_iterator(0), L "(4,8):(1,4)")
+    assert.equal(tostring(M(1, cute._)), tostring(M[{1, cute._}]))
   end)
 end)
 

@@ -131,6 +131,26 @@ describe("make_tma_copy", function()
     end
   end)
 
+  -- found by spec/vm/test_api_monkey.c: raw Lua errors from inside
+  -- stdlib/cute/tma.lua
+  it("names the method misused, at the script's line", function()
+    local t = cute.make_tma_copy("SM90_TMA_LOAD", { layout = L "(64,8):(1,64)", dtype = "f16" },
+                                 L "(64,8):(1,64)")
+    local function msg(f, ...)
+      local ok, m = pcall(f, ...)
+      assert.is_false(ok)
+      return m
+    end
+    assert.equal("bad argument #1 to 'copies' (cute.TmaCopy expected, got nil)",
+                 msg(t.copies))
+    assert.equal("bad argument #2 to 'copies' (CTA index (integer) expected, got string)",
+                 msg(t.copies, t, "x"))
+    assert.equal("bad argument #1 to 'get_tma_tensor' (cute.TmaCopy expected, got number)",
+                 msg(t.get_tma_tensor, 4, { 64, 8 }))
+    assert.equal("get_tma_tensor: make_layout((-1,8):(1@0,1@1)): shape leaf 0 is not a "
+                 .. "positive integer", msg(function() return t:get_tma_tensor { -1, 8 } end))
+  end)
+
   it("refuses what a tensor map cannot do, naming why", function()
     local S = cute.tile_to_shape(cute.make_smem_layout_atom("K_SW128", 16), { 128, 64 })
     local function try(op, G, s, tile, n)

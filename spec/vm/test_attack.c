@@ -196,6 +196,23 @@ static void test_classes_protected(void) {
   cutelua_close(S);
 }
 
+/* A run stopped by the budget inside a stdlib call made of steps
+ * (cute/error.lua's within) leaves the state as it was: the next run's
+ * misuse is a string naming the call.  Before, within's count stayed
+ * raised and every later argument error of the state was a table (found
+ * by test_api_monkey). */
+static void test_budget_inside_within(void) {
+  cutelua_state *S = open_with(0, 1000000, 0);
+  run_fails(S, "local spin = setmetatable({}, {__index = function()\n"
+               "  while true do end end})\n"
+               "require('cute.smem').synthesize(spin)", CUTELUA_EBUDGET, "budget");
+  run_ok(S, "local c = require 'cute'\n"
+            "local ok, e = pcall(c.make_tensor({1}, c.layout '1:1').size, 7)\n"
+            "assert(not ok and type(e) == 'string', tostring(e))\n"
+            "assert(e:find(\"to 'size'\", 1, true), e)");
+  cutelua_close(S);
+}
+
 int main(void) {
   test_finalizers();
   test_coroutines();
@@ -203,5 +220,6 @@ int main(void) {
   test_nested_close();
   test_memory_in_stdlib();
   test_classes_protected();
+  test_budget_inside_within();
   return test_finish();
 }

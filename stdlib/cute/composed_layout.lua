@@ -43,6 +43,17 @@ local function offset_text(o)
   return type(o) == "table" and core.tuple_tostring(o) or tostring(o)
 end
 
+-- A table offset must be a coordinate now, not when the value is printed
+-- or called: the tuple's reason is given as the argument's.
+local function check_coordinate(offset)
+  if type(offset) ~= "table" then return end
+  local ok, why = pcall(core.tuple_tostring, offset)
+  if not ok then
+    E.raise(("bad argument #2 to 'make_composed_layout' (coordinate offset expected, %s)")
+      :format(tostring(why):match("%((tuple: .*)%)$") or tostring(why)))
+  end
+end
+
 function M.make_composed_layout(inner, offset, outer)
   if getmetatable(inner) == Swizzle then
     return core.composed(inner, offset, outer)
@@ -51,6 +62,7 @@ function M.make_composed_layout(inner, offset, outer)
     "make_composed_layout", 1, "cute.Layout or cute.Swizzle", inner)
   E.argcheck(math.tointeger(offset) or type(offset) == "table",
     "make_composed_layout", 2, "integer or coordinate offset", offset)
+  check_coordinate(offset)
   E.argcheck(tiler.is_layout(outer) or getmetatable(outer) == Swizzle,
     "make_composed_layout", 3, "cute.Layout or cute.Swizzle", outer)
   return setmetatable({inner = inner, offset = offset, outer = outer}, Composed)
@@ -61,22 +73,30 @@ function Composed.__tostring(C)
                                  tostring(C.outer))
 end
 
-function Composed.__call(C, ...)
+-- A call and an operation run within a label: the argument errors of the
+-- outer layout's call or of op (a bad coordinate, a missing operand) are
+-- the script's, raised at its line.
+local function call(C, ...)
   local r, off = C.outer(...)
   if off ~= nil then
     return M.make_composed_layout(C.inner, add(C.offset, off), r), 0
   end
   return C.inner(add(C.offset, r))
 end
+function Composed.__call(C, ...) return E.within("composed layout", call, C, ...) end
 
---- Composed.__layout_b(C, op, ...): op(outer, ...) composed with C's inner
--- function and offset (an offset op returns is folded in, as a slice's);
--- the hook by which cute.core's layout operations take this type
--- (bindings: cutelua_composed_op).
-function Composed.__layout_b(C, op, ...)
+local function layout_b(C, op, ...)
   local r, off = op(C.outer, ...)
   if off == nil then return M.make_composed_layout(C.inner, C.offset, r) end
   return M.make_composed_layout(C.inner, add(C.offset, off), r), 0
+end
+
+--- Composed.__layout_b(C, op, name, ...): op(outer, ...) composed with C's
+-- inner function and offset (an offset op returns is folded in, as a
+-- slice's); name is op's, for errors.  The hook by which cute.core's
+-- layout operations take this type (bindings: cutelua_composed_op).
+function Composed.__layout_b(C, op, name, ...)
+  return E.within(name, layout_b, C, op, ...)
 end
 
 --- is_composed(x): a composed layout of either kind (C's Sw o off o L,
@@ -86,10 +106,11 @@ function M.is_composed(x)
   return mt == Composed or mt == ComposedLayout
 end
 
---- on_layout_b(C, op, ...): a stdlib operation op applied to a composed
--- layout by CuTe's rule (op of the domain layout, the rest kept).
-function M.on_layout_b(C, op, ...)
-  if getmetatable(C) == Composed then return Composed.__layout_b(C, op, ...) end
+--- on_layout_b(C, op, name, ...): a stdlib operation op (named name)
+-- applied to a composed layout by CuTe's rule (op of the domain layout,
+-- the rest kept).
+function M.on_layout_b(C, op, name, ...)
+  if getmetatable(C) == Composed then return Composed.__layout_b(C, op, name, ...) end
   return core.composed(C:swizzle(), C:offset(), op(C:layout(), ...))
 end
 

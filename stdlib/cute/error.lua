@@ -20,13 +20,14 @@ local core = require "cute.core"
 local M = {}
 
 -- Inside within(), misuse is raised as {msg = ...} so that within can
--- prefix it before it is positioned; depth counts the nested calls.
-local depth = 0
+-- prefix it before it is positioned; core.within counts the nested calls
+-- (in C: a run stopped by the budget inside one must not leave it raised).
+local depth = core.within_depth
 
 --- Raise msg at the line that called into the stdlib.  core.raise must be
 -- called from this file: it takes this file's directory as the stdlib's.
 function M.raise(msg)
-  if depth > 0 then error({ msg = msg }, 0) end
+  if depth() > 0 then error({ msg = msg }, 0) end
   core.raise(msg)
 end
 
@@ -112,14 +113,13 @@ local function fail(label, e)
     misuse = true   -- a C function f itself, called by within's pcall
   end
   if not msg:find(label, 1, true) then msg = label .. ": " .. msg end
-  if misuse and depth == 0 then M.raise(msg) end
+  if misuse and depth() == 0 then M.raise(msg) end
   error(misuse and { msg = msg } or msg, 0)
 end
 
--- pcall's results passed on (no table: the success path allocates
--- nothing), after leaving the call.
+-- core.within's results passed on (no table: the success path allocates
+-- nothing).
 local function finish(label, ok, ...)
-  depth = depth - 1
   if ok then return ... end
   return fail(label, (...))
 end
@@ -133,8 +133,7 @@ end
 -- The algebra's messages keep no position.  A pcall per call: for public
 -- functions, not for per-launch paths.
 function M.within(label, f, ...)
-  depth = depth + 1
-  return finish(label, pcall(f, ...))
+  return finish(label, core.within(f, ...))
 end
 
 --- The public function made of f: f(...) run by within(label, ...).

@@ -353,6 +353,14 @@ local function fail_view(...) return nil, table.concat({ ... }) end
 -- launch shape, tensor-map descriptions, descriptors, layouts), or nil and
 -- the reason this GEMM cannot run on the Hopper path.
 function M.plan(A, B, C, opts)
+  local operands = { A, B, C }
+  for k = 1, 3 do
+    local T = operands[k]
+    E.argcheck(type(T) == "table" and getmetatable(T.layout) == core.metatables.Layout
+      and type(T.dtype) == "string", "gemm_sm90.plan", k,
+      "cute.cuda tensor or {layout = cute.Layout, dtype = name}", T)
+  end
+  E.argcheck(opts == nil or type(opts) == "table", "gemm_sm90.plan", 4, "options table", opts)
   opts = opts or {}
   local cfg = {}
   for k, v in pairs(M.config) do cfg[k] = opts[k] or v end

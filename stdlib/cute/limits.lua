@@ -61,10 +61,10 @@ end
 -- pass stay on hot paths (every show, every owners).  n may be a float:
 -- a count made by M.product or M.size.
 function M.check(name, op, n, what, ...)
+  E.argcheck(type(name) == "string", "limits.check", 1, "limit name (string)", name)
   local m = values[name]
   if not m then
-    E.raise(("limits.check: no limit named %s in cute.limits")
-      :format(tostring(name)))
+    E.raise(("limits.check: no limit named %s in cute.limits"):format(name))
   elseif type(n) ~= "number" then
     E.raise("limits.check: the count must be a number, got " .. E.typename(n))
   end
@@ -83,7 +83,12 @@ end
 -- M.size; exact below 2^53, far beyond any limit.
 function M.product(...)
   local p = 1.0
-  for i = 1, select("#", ...) do p = p * select(i, ...) end
+  for i = 1, select("#", ...) do
+    local x = select(i, ...)
+    -- (a Layout or a Swizzle would multiply: a composition, no count)
+    if type(x) ~= "number" then E.argcheck(false, "limits.product", i, "number", x) end
+    p = p * x
+  end
   return p
 end
 

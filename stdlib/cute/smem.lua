@@ -76,6 +76,18 @@ local function read_pattern(tile, major, V)
   return core.layout({ { 16, 2 }, V }, { { MN, V }, 1 })
 end
 
+-- A tile smaller than a warp's accesses (8x8: 32 threads of 16 bytes
+-- reach past it) is refused here, before bank_conflicts finds an access
+-- outside it and names itself rather than synthesize.
+local function fits(tile, major, what, pattern)
+  local n = tile[1] * tile[2]
+  if core.cosize(pattern) > n then
+    fail("tile {%d, %d} (%s-major) is smaller than a warp's %ss %s, which reach "
+      .. "element %d of a %d-element tile", tile[1], tile[2], major, what,
+      tostring(pattern), core.cosize(pattern) - 1, n)
+  end
+end
+
 -- The widest run (elements, a power of two up to 16 bytes) that stays
 -- contiguous in the swizzled layout along the tile's contiguous mode.
 local function vector_elems(layout, tile, major, eb)
@@ -120,6 +132,9 @@ function M.synthesize(spec)
   local contiguous = major == "K" and tile[2] or tile[1]
   local other = major == "K" and tile[1] or tile[2]
   if other % 8 ~= 0 then fail("the non-contiguous extent %d is not a multiple of 8", other) end
+  local write, read = write_pattern(tile, major, V), read_pattern(tile, major, V)
+  fits(tile, major, "write", write)
+  fits(tile, major, "read", read)
   local evidence, best = {}, nil
   for _, bytes in ipairs { 128, 64, 32, 16 } do
     local W = bytes // eb
@@ -132,10 +147,8 @@ function M.synthesize(spec)
       local L = core.composition(sw, tiled)
       local banks = require "cute.picture.banks"
       row.layout, row.plain, row.swizzle = L, tiled, sw
-      row.write = banks.bank_conflicts(L, write_pattern(tile, major, V),
-        { vec = V, bytes = eb }).worst
-      row.read = banks.bank_conflicts(L, read_pattern(tile, major, V),
-        { vec = V, bytes = eb }).worst
+      row.write = banks.bank_conflicts(L, write, { vec = V, bytes = eb }).worst
+      row.read = banks.bank_conflicts(L, read, { vec = V, bytes = eb }).worst
       row.vector_bytes = vector_elems(L, tile, major, eb) * eb
       if not best and row.write == 1 and row.read == 1 then best = row end
     end
@@ -148,6 +161,9 @@ function M.synthesize(spec)
     tile = { tile[1], tile[2] }, dtype = dtype, element_bytes = eb,
     evidence = evidence }
 end
+
+-- (a limit met on the way, by bank_conflicts, names synthesize too)
+M.synthesize = E.protect("cute.smem.synthesize", M.synthesize)
 
 --- A text table of the evidence: one line per candidate.
 function M.report(s)

@@ -94,13 +94,20 @@ function Tensor.__tostring(T)
 end
 
 -- Accessors, named as CuTe's tensor.layout(), shape(), stride(), data().
+-- Called as T.size(x), one refuses an x that is no tensor by name.
 local methods = {}
-function methods.layout(T) return T._layout end
-function methods.shape(T) return T._layout:shape() end
-function methods.stride(T) return T._layout:stride() end
-function methods.size(T) return core.size(T._layout) end
-function methods.rank(T) return core.rank(T._layout) end
-function methods.data(T) return T._iter end
+local function accessor(name, f)
+  methods[name] = function(T)
+    E.argcheck(is_tensor(T), name, 1, "cute.Tensor", T)
+    return f(T)
+  end
+end
+accessor("layout", function(T) return T._layout end)
+accessor("shape", function(T) return T._layout:shape() end)
+accessor("stride", function(T) return T._layout:stride() end)
+accessor("size", function(T) return core.size(T._layout) end)
+accessor("rank", function(T) return core.rank(T._layout) end)
+accessor("data", function(T) return T._iter end)
 
 -- The value at offset o of the iterator (an integer, or a coordinate).
 local function deref(T, o)
@@ -115,20 +122,25 @@ local function deref(T, o)
   return it.data[k + 1]
 end
 
+-- Element access runs within "tensor": the layout's argument errors
+-- (a bad coordinate) are raised at the script's line, not here.
+
 --- T(c...): the value at coordinate c; with `_` in c, the sub-tensor.
-function Tensor.__call(T, ...)
+local function call(T, ...)
   local r, off = T._layout(...)
   if off ~= nil then return new(advance(T._iter, off), r) end
   return deref(T, r)
 end
+function Tensor.__call(T, ...) return E.within("tensor", call, T, ...) end
 
--- T[k]: k an index or a coordinate table; other keys are the methods.
+-- T[k]: k an index or a coordinate table (with `_`: the sub-tensor, as
+-- T(k)); other keys are the methods.
 function Tensor.__index(T, k)
   if type(k) == "string" then return methods[k] end
-  return deref(T, T._layout(k))
+  return E.within("tensor", call, T, k)
 end
 
-function Tensor.__newindex(T, k, v)
+local function store(T, k, v)
   local it = T._iter
   if it.kind ~= "array" then
     E.raise(("tensor %s: its values are computed, not stored"):format(tostring(T)))
@@ -143,6 +155,7 @@ function Tensor.__newindex(T, k, v)
   end
   it.data[i + 1] = v
 end
+function Tensor.__newindex(T, k, v) E.within("tensor", store, T, k, v) end
 
 ------------------------------------------------------ tiles and fragments --
 

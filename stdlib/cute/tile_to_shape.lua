@@ -17,7 +17,7 @@ local composed = require "cute.composed_layout"
 
 local function tile_to_shape(block, shape, order)
   if composed.is_composed(block) then
-    return composed.on_layout_b(block, tile_to_shape, shape, order)
+    return composed.on_layout_b(block, tile_to_shape, "tile_to_shape", shape, order)
   end
   E.argcheck(tiler.is_layout(block), "tile_to_shape", 1,
     "cute.Layout or cute.ComposedLayout", block)

@@ -219,6 +219,8 @@ end
 --- t:copies([c]) -> the copies CTA c issues, each {smem = element offset
 -- of its box in the tile, coord = its TMA coordinate within the tile}.
 function methods.copies(t, c)
+  E.argcheck(getmetatable(t) == Tma, "copies", 1, "cute.TmaCopy", t)
+  E.argcheck(c == nil or math.type(c) == "integer", "copies", 2, "CTA index (integer)", c)
   c = c or 0
   local per = t.bytes // t.element_bytes
   local split = per * t.multicast
@@ -233,6 +235,7 @@ end
 --- t:get_tma_tensor(shape): CuTe's coordinate tensor of the global tensor:
 -- at a global coordinate, the TMA coordinate a copy names it by.
 function methods.get_tma_tensor(t, shape)
+  E.argcheck(getmetatable(t) == Tma, "get_tma_tensor", 1, "cute.TmaCopy", t)
   local d = {}
   local where = {}
   for i, j in ipairs(t.modes) do where[j] = i - 1 end
@@ -253,5 +256,8 @@ function Tma.__tostring(t)
 end
 
 M.make_tma_copy = E.protect("make_tma_copy", M.make_tma_copy)
+-- (the layouts they build from the arguments name the method that failed)
+methods.copies = E.protect("copies", methods.copies)
+methods.get_tma_tensor = E.protect("get_tma_tensor", methods.get_tma_tensor)
 
 return M
