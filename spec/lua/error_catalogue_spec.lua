@@ -681,6 +681,27 @@ describe("stdlib argument errors", function()
     assert.matches(here .. pattern, msg)
     clean(msg)
   end
+  -- within's prefix: a call is named when the message begins with it or
+  -- quotes it, not when a word of it is the label ("the operation reads"
+  -- does not name operation); a label made by a function is made only
+  -- when the call fails
+  it("are prefixed by the call they were part of", function()
+    local E = require "cute.error"
+    local function algebra(msg) return function() error(msg, 0) end end
+    assert.equal("operation: x: the operation reads the strides",
+      err(E.within, "operation", algebra("x: the operation reads the strides")))
+    assert.equal("local_tile: no",
+      err(E.within, "local_tile", algebra("local_tile: no")))
+    assert.equal("bad argument #1 to 'local_tile' (x)",
+      err(E.within, "local_tile", algebra("bad argument #1 to 'local_tile' (x)")))
+    local made = 0
+    local function label() made = made + 1; return "f(A)" end
+    assert.equal(5, E.within(label, function(x) return x end, 5))
+    assert.equal(0, made)
+    assert.equal("f(A): no", err(E.within, label, algebra("no")))
+    assert.equal(1, made)
+  end)
+
   -- each call sits in a non-tail position, so its line is on the stack
   it("point at the caller's line", function()
     at_caller("print_layout%(%(2,2,2%)", function()

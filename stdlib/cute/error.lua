@@ -103,6 +103,13 @@ local function here() error("") end
 local folder = select(2, pcall(here)):match("^(.*[/\\])[^/\\]*:%d+: $")
 
 -- The error e that ended f within(label, ...), raised as said there.
+-- Does msg name the call already: it begins with it, or quotes it (an
+-- argument error, "bad argument #1 to 'local_tile'")?  Not a mere word of
+-- it: "composition(...): operation ..." does not name operation.
+local function names(msg, label)
+  return msg:sub(1, #label) == label or msg:find("'" .. label .. "'", 1, true)
+end
+
 local function fail(label, e)
   local msg = type(e) == "table" and e.msg or e
   if type(msg) ~= "string" then error(e, 0) end
@@ -112,7 +119,8 @@ local function fail(label, e)
   elseif msg:find("^bad argument #%d") then
     misuse = true   -- a C function f itself, called by within's pcall
   end
-  if not msg:find(label, 1, true) then msg = label .. ": " .. msg end
+  if type(label) == "function" then label = label() end
+  if not names(msg, label) then msg = label .. ": " .. msg end
   if misuse and depth() == 0 then M.raise(msg) end
   error(misuse and { msg = msg } or msg, 0)
 end
@@ -124,10 +132,12 @@ local function finish(label, ok, ...)
   return fail(label, (...))
 end
 
---- f(...) for a public function `label` ("op(A, T)", or a name) whose
--- steps call the C module with the user's values: an error is prefixed by
--- the label unless it names it already, so a failing step says which call
--- it was part of.  A C function's argument error, positioned at the
+--- f(...) for a public function `label` ("op(A, T)", or a name, or a
+-- function that makes it: called only on failure, so that a label made of
+-- the operands' text costs nothing when the call succeeds) whose steps
+-- call the C module with the user's values: an error is prefixed by the
+-- label unless it names it already, so a failing step says which call it
+-- was part of.  A C function's argument error, positioned at the
 -- stdlib's line that called it (or at none, f being that C function:
 -- operation's cute[name]), is misuse: raised at the caller's line.
 -- The algebra's messages keep no position.  A pcall per call: for public

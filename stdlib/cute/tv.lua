@@ -49,7 +49,7 @@ local function layout_tv(call, thr, val)
   local nt, nv = core.size(thr), core.size(val)
   if core.size(inv) ~= nt * nv then
     E.raise(("%s: raked product %s is not a bijection onto 0..%d (are both "
-      .. "layouts compact?)"):format(call, tostring(mn), nt * nv - 1))
+      .. "layouts compact?)"):format(call(), tostring(mn), nt * nv - 1))
   end
   return core.product_each(mn:shape()), core.composition(inv, core.layout {nt, nv})
 end
@@ -59,7 +59,9 @@ function M.make_layout_tv(thr, val)
   check_layout("make_layout_tv", val, "the value layout")
   -- the steps (raked_product, right_inverse, size) name themselves: say
   -- which call they were part of
-  local call = ("make_layout_tv(%s, %s)"):format(tostring(thr), tostring(val))
+  local function call()
+    return ("make_layout_tv(%s, %s)"):format(tostring(thr), tostring(val))
+  end
   return E.within(call, layout_tv, call, thr, val)
 end
 
