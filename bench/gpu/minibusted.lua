@@ -52,10 +52,13 @@ local checks = {
       fail("expected " .. show(s) .. " to match " .. show(pat), m)
     end
   end,
-  error_matches = function(f, pat, m)
+  -- luassert's signature: (f, pattern, init, plain, message)
+  error_matches = function(f, pat, init, plain, m)
     local ok, err = pcall(f)
     if ok then fail("expected an error matching " .. pat, m) end
-    if not tostring(err):find(pat) then fail("error '" .. tostring(err) .. "' does not match " .. pat, m) end
+    if not tostring(err):find(pat, init, plain) then
+      fail("error '" .. tostring(err) .. "' does not match " .. pat, m)
+    end
   end,
 }
 local negated = {
