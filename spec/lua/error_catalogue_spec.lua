@@ -470,6 +470,18 @@ describe("stdlib operations with bad operands", function()
          cute.zipped_divide, L "(2,2,2)", cute._)
   end)
 
+  -- found by test_api_monkey: a table's text was its address
+  it("atoms show a value that is no name by its type", function()
+    says({"bad argument #1 to 'make_smem_layout_atom' (kind (string) expected, "
+          .. "got table)"}, cute.make_smem_layout_atom, {})
+    says({"make_smem_layout_atom: unknown kind K_SW16 (K_ or MN_ followed by "
+          .. "INTER, SW32, SW64 or SW128)"}, cute.make_smem_layout_atom, "K_SW16")
+    says({"copy_atom: unknown value type table (a table) (an integer number"},
+         cute.copy_atom, "SM75_U32x4_LDSM_N", {})
+    says({"make_tiled_mma: mma_atom: no atom named \"f16\" in the catalog"},
+         cute.make_tiled_mma, "f16")
+  end)
+
   it("partitions name their call", function()
     says({"local_partition: the thread layout must be a cute.Layout, got number"},
          cute.local_partition, A, 4, 0)
@@ -685,7 +697,9 @@ describe("stdlib argument errors", function()
   it("point at the caller's line", function()
     at_caller("print_layout%(%(2,2,2%)", function()
       local r = cute.print_layout(L "(2,2,2)"); return r end)
-    at_caller("mma_atom: no atom named \"nope\"", function()
+    -- (make_tiled_mma named first: the user called it, found by
+    -- test_api_monkey)
+    at_caller("make_tiled_mma: mma_atom: no atom named \"nope\"", function()
       local r = cute.make_tiled_mma("nope"); return r end)
     at_caller("copy_atom: unknown value type f12", function()
       local r = atom.copy_atom("SM75_U32x4_LDSM_N", "f12"); return r end)
@@ -819,7 +833,7 @@ describe("stdlib argument errors", function()
   it("point at the user's line however deep in the stdlib they are found",
     function()
       -- make_tiled_mma looks its atom up through mma_atom
-      at_caller("mma_atom: no atom named \"nope\"", function()
+      at_caller("make_tiled_mma: mma_atom: no atom named \"nope\"", function()
         local r = require("cute.atom").make_tiled_mma("nope"); return r end)
       -- a user function called by the stdlib is the user's line too
       local f = function() local r = cute.show(L "4:1", "x.foo"); return r end
