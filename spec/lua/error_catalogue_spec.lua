@@ -546,6 +546,20 @@ describe("stdlib operations with bad operands", function()
          cute.print_layout, L "(2,2,2)")
     says({"show: cannot tell the picture format of \"x.foo\""}, cute.show, A, "x.foo")
     says({"render: unknown picture format \"foo\""}, cute.render, A, "foo")
+    -- found by test_api_monkey: drawing evaluates the layout, whose failure
+    -- named no call; a layout of basis strides failed in banks.lua's
+    -- arithmetic
+    local mixed = L "((1,4),(1),2):((1@0,4),(2),1)"
+    says({"show: layout(((1,4),(1),2):((1@0,4),(2),1)): integer stride 4 mixed "
+          .. "with basis strides"}, cute.show, mixed)
+    says({"render: layout(((1,4),(1),2):((1@0,4),(2),1)): integer stride 4"},
+         cute.render, mixed, "txt")
+    local id = L "(8,8):(1@1,1@0)"
+    says({"bank_conflicts: the shared-memory layout (8,8):(1@1,1@0) maps to no "
+          .. "offsets: offset_range((8,8):(1@1,1@0)): needs an integral codomain "
+          .. "(strides are bases)"}, cute.bank_conflicts, id, id)
+    -- (an access pattern may give coordinates: it names tile cells)
+    assert.equal(1, cute.bank_conflicts(L "(8,8):(8,1)", id).worst)
   end)
 end)
 
@@ -828,6 +842,66 @@ describe("stdlib argument errors", function()
     assert.equal("composition((4,6,8):(2,3,5), 6:3): stride divisibility",
       err(function() local r = L "(4,6,8):(2,3,5)" * L "6:3"; return r end)
         :sub(1, 54))
+  end)
+
+  -- Found by test_api_monkey: Lua names a metamethod by its event ("bad
+  -- argument #2 to 'sub'", 'concat', 'mul', 'add') or not at all ('?':
+  -- a call A(...), the string library's arithmetic).  The bindings name
+  -- the operation the operator stands for -- the CuTe operation (A .. B is
+  -- make_layout, A * B composition) or, for cute.E's stride arithmetic,
+  -- CuTe's operator -- at the expression's line; == raises nothing.
+  it("of the other operators name the operation, not the metamethod",
+    function()
+      local A, e = L "1:1", cute.E(0)
+      at_caller("bad argument #2 to 'make_layout' %(cute.Layout expected, got "
+        .. "nil%)$", function() local r = A .. nil; return r end)
+      at_caller("bad argument #1 to 'make_layout' %(cute.Layout expected, got "
+        .. "number%)$", function() local r = 5 .. A; return r end)
+      at_caller("bad argument #2 to 'operator%-' %(integer expected, got nil%)$",
+        function() local r = e - nil; return r end)
+      at_caller("bad argument #1 to 'operator%-' %(integer expected, got table%)$",
+        function() local r = {} - e; return r end)
+      at_caller("bad argument #2 to 'operator%+' %(integer expected, got "
+        .. "boolean%)$", function() local r = e + true; return r end)
+      at_caller("bad argument #2 to 'operator%*' %(integer expected, got "
+        .. "cute.Layout%)$", function() local r = e * A; return r end)
+      -- called by the string library's __mul: no line of the script
+      assert.equal("bad argument #1 to 'operator*' (integer expected, got "
+        .. "string)", err(function() local r = "x" * e; return r end))
+      assert.is_false(e == A)
+      assert.is_false(A == e)
+      -- a linear layout's call names it by its input dims
+      local lin = cute.to_linear(L "(4,8):(1,4)")
+      at_caller("linear layout%(dim0, dim1%): bad argument #1 %(integer "
+        .. "expected, got boolean%)$", function() local r = lin(true); return r end)
+      at_caller("linear layout%(dim0, dim1%): bad argument #2 %(2.5 is not an "
+        .. "integer%)$", function() local r = lin(1, 2.5); return r end)
+      at_caller("linear layout%(dim0, dim1%): bad argument #3 %(more values "
+        .. "than input dims%)$", function() local r = lin(1, 2, 3); return r end)
+      at_caller("linear layout%(dim0, dim1%): bad argument #1 %(input dim dim1: "
+        .. "integer expected, got string%)$", function()
+        local r = lin { dim1 = "x" }; return r end)
+    end)
+
+  -- found by test_api_monkey: a function's text was its address
+  it("show a tiler element that has no text by its type", function()
+    at_caller("logical_divide%(8:1, function%): tiler %(a function%) is not a "
+      .. "layout, integer or table$", function()
+      local r = cute.logical_divide(L "8:1", print); return r end)
+    at_caller("logical_divide%(8:1, <2:1,thread>%): tiler element %(a thread%) "
+      .. "is not a layout", function()
+      local r = cute.logical_divide(L "8:1", { 2, coroutine.create(print) })
+      return r end)
+    assert.equal("<2:1,function>", cute.tiler_tostring { 2, print })
+  end)
+
+  -- found by test_api_monkey: the argument error of an operation on a
+  -- composed layout of layouts named the stdlib's variable ('op')
+  it("of an operation on a composed layout name the operation", function()
+    local C = cute.make_composed_layout(L "(4,8):(8,1)", 2, L "(2,2):(1,4)")
+    at_caller("bad argument #2 to 'cute.composition' %(cute.Layout or integer "
+      .. "expected, got no value%)$", function()
+      local r = cute.composition(C); return r end)
   end)
 
   it("point at the user's line however deep in the stdlib they are found",

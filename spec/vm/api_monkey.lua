@@ -218,17 +218,20 @@ end
 add_methods()
 
 -- The metamethods each class has, as operators on a random operand; the
--- name is the operation the operator stands for.
+-- name is the operation the operator stands for (bindings: cutelua_badarg
+-- names a metamethod's argument errors so: "bad argument #2 to
+-- 'make_layout'" for A .. nil, 'operator-' for cute.E(0) - nil).
 local operators = {
   __call = {{"layout(", "slice(", "swizzle(", "tensor", "linear layout", "composed layout"},
             function(x, n) return "(" .. x .. ")(" .. args(n) .. ")" end},
-  __mul = {{"composition", "stride", "@"}, function(x) return "(" .. x .. ") * a1" end},
+  __mul = {{"composition", "operator*", "stride", "@"},
+           function(x) return "(" .. x .. ") * a1" end},
   __concat = {"make_layout", function(x) return "(" .. x .. ") .. a1" end},
   -- (basis arithmetic names its expression: "stride 3@2+1: an integer
   -- added to basis elements", "1@0 - -9223372036854775808: 64-bit overflow")
-  __add = {{"stride", "@"}, function(x) return "a1 + (" .. x .. ")" end},
-  __sub = {{"stride", "@"}, function(x) return "(" .. x .. ") - a1" end},
-  __unm = {{"stride", "@"}, function(x) return "-(" .. x .. ")" end},
+  __add = {{"operator+", "stride", "@"}, function(x) return "a1 + (" .. x .. ")" end},
+  __sub = {{"operator-", "stride", "@"}, function(x) return "(" .. x .. ") - a1" end},
+  __unm = {{"operator-", "stride", "@"}, function(x) return "-(" .. x .. ")" end},
   __index = {"tensor", function(x) return "(" .. x .. ")[a1]" end},
   __newindex = {"tensor", function(x) return ";(" .. x .. ")[a1] = a2" end},
   __tostring = {"tostring", function(x) return "tostring(" .. x .. ")" end},
