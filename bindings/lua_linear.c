@@ -181,6 +181,31 @@ static int64_t call_input(lua_State *L, const cute_linear *A, int idx,
   return call_error(L, A, arg, why);
 }
 
+/* Is the key at idx the name of an input dim of A?  (Not converted: it
+ * is a key lua_next is walking.) */
+static int is_dim(lua_State *L, int idx, const cute_linear *A)
+{
+  int i;
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  for (i = 0; i < A->nin; i++)
+    if (strcmp(lua_tostring(L, idx), A->in[i].name) == 0) return 1;
+  return 0;
+}
+
+/* A{name = x, ...}: a key that names no input dim is refused, not read
+ * as nothing (A{lane = 1} of dims dim0, dim1 gave A(0, 0)). */
+static void check_dims(lua_State *L, const cute_linear *A)
+{
+  lua_pushnil(L);
+  while (lua_next(L, 2)) {
+    lua_pop(L, 1);
+    if (!is_dim(L, -1, A))
+      call_error(L, A, 2, lua_pushfstring(L, "%s is no input dim",
+        lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER
+            ? luaL_tolstring(L, -1, NULL) : luaL_typename(L, -1)));
+  }
+}
+
 static int linear_call(lua_State *L)
 {
   cute_linear *A = check_linear(L, 1);
@@ -188,6 +213,7 @@ static int linear_call(lua_State *L)
   cute_error err;
   int i;
   if (lua_type(L, 2) == LUA_TTABLE) {
+    check_dims(L, A);
     for (i = 0; i < A->nin; i++) {
       lua_getfield(L, 2, A->in[i].name);
       if (!lua_isnil(L, -1)) in[i] = call_input(L, A, -1, 2, A->in[i].name);

@@ -881,6 +881,10 @@ describe("stdlib argument errors", function()
       at_caller("linear layout%(dim0, dim1%): bad argument #1 %(input dim dim1: "
         .. "integer expected, got string%)$", function()
         local r = lin { dim1 = "x" }; return r end)
+      -- a key that names no input dim was read as nothing (A{lane = 1} gave 0)
+      at_caller("linear layout%(dim0, dim1%): bad argument #1 %(lane is no input "
+        .. "dim%)$", function() local r = lin { lane = 1 }; return r end)
+      assert.equal(4, lin { dim1 = 1 })
     end)
 
   -- found by test_api_monkey: a function's text was its address
