@@ -204,13 +204,46 @@ static int push_cute_name(lua_State *L, lua_Debug *ar)
   return 0;
 }
 
+/* The operation a metamethod stands for, by the name Lua gives the event
+ * ("concat", "sub"), which the user never wrote: the CuTe operation
+ * (A .. B is make_layout(A, B)), or CuTe's operator for the stride
+ * arithmetic of cute.E (E(0) - x: operator-).  (A * B of layouts names
+ * composition itself, lua_algebra.c; A(...) names A, cutelua_callerror;
+ * == never raises.)  NULL for another event. */
+static const char *event_operation(const char *event)
+{
+  static const char *const ops[][2] = {
+      {"concat", "make_layout"}, {"mul", "operator*"}, {"add", "operator+"},
+      {"sub", "operator-"}, {"unm", "operator-"}};
+  size_t i;
+  for (i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(event, ops[i][0]) == 0) return ops[i][1];
+  return NULL;
+}
+
+/* The operation of the running function ar (level 0) when it runs as a
+ * metamethod -- called so by Lua, or by a metamethod of C that Lua called
+ * (the string library's arithmetic: "x" * cute.E(0)) -- else NULL. */
+static const char *metamethod_operation(lua_State *L, lua_Debug *ar)
+{
+  lua_Debug up;
+  if (ar->namewhat[0] == '\0' && lua_getstack(L, 1, &up) &&
+      lua_getinfo(L, "nS", &up) && strcmp(up.what, "C") == 0)
+    ar = &up;
+  if (strcmp(ar->namewhat, "metamethod") != 0 || ar->name == NULL) return NULL;
+  return event_operation(ar->name);
+}
+
 int cutelua_badarg(lua_State *L, int arg, const char *msg)
 {
   lua_Debug ar;
-  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) &&
-      ar.name == NULL && push_cute_name(L, &ar))
-    return luaL_error(L, "bad argument #%d to '%s' (%s)", arg,
-                      lua_tostring(L, -1), msg);
+  const char *op;
+  if (!lua_getstack(L, 0, &ar) || !lua_getinfo(L, "n", &ar))
+    return luaL_argerror(L, arg, msg);
+  if ((op = metamethod_operation(L, &ar)) != NULL ||
+      (ar.name == NULL && push_cute_name(L, &ar) &&
+       (op = lua_tostring(L, -1)) != NULL))
+    return luaL_error(L, "bad argument #%d to '%s' (%s)", arg, op, msg);
   return luaL_argerror(L, arg, msg);
 }
 

@@ -101,7 +101,10 @@ void cutelua_charge_cosize(lua_State *L, const cute_composed *c,
 
 /* luaL_argerror, naming a function called from C (pcall(cute.size, x))
  * by its key in `cute`, else in `cute.core` -- 'cute.size' in every state
- * -- where luaL's search of package.loaded follows the hash seed.  The
+ * -- where luaL's search of package.loaded follows the hash seed; and a
+ * metamethod by the operation it stands for, where Lua names its event:
+ * "bad argument #2 to 'make_layout'" for A .. nil, 'operator-' for
+ * cute.E(0) - nil (not 'concat', 'sub').  The
  * bindings raise every argument error through it (cutelua_argcheck, the
  * checks below), never through luaL_argerror or a luaL_check function. */
 int cutelua_badarg(lua_State *L, int arg, const char *msg);

@@ -147,6 +147,65 @@ static int l_conversion(lua_State *L)
 
 /* A(x0, x1, ...) one integer per input dim (missing ones 0), or A{name =
  * x, ...} -> one integer per output dim */
+/* An argument error of a call A(...), where Lua would name the function
+ * '?': "linear layout(lane, warp): bad argument #1 (msg)", A named by its
+ * input dims and the arguments counted after A, as layout(...)'s are
+ * (cutelua_callerror; a linear layout's text is many lines). */
+static int call_error(lua_State *L, const cute_linear *A, int arg,
+                      const char *msg)
+{
+  int i;
+  lua_pushstring(L, "linear layout(");
+  for (i = 0; i < A->nin; i++)
+    lua_pushfstring(L, "%s%s", i ? ", " : "", A->in[i].name);
+  lua_pushstring(L, ")");
+  lua_concat(L, A->nin + 2);
+  return luaL_error(L, "%s: bad argument #%d (%s)", lua_tostring(L, -1),
+                    arg - 1, msg);
+}
+
+/* The input value at idx of A(...), argument `arg`: an integer, else the
+ * call's argument error.  `dim` names the input dim of the table form
+ * A{lane = ...}, NULL for a positional value. */
+static int64_t call_input(lua_State *L, const cute_linear *A, int idx,
+                          int arg, const char *dim)
+{
+  lua_Integer v;
+  const char *why;
+  idx = lua_absindex(L, idx);
+  if (cutelua_tointeger(L, idx, &v)) return (int64_t)v;
+  why = lua_type(L, idx) == LUA_TNUMBER
+            ? lua_pushfstring(L, "%s is not an integer", luaL_tolstring(L, idx, NULL))
+            : cutelua_typemsg(L, idx, "integer");
+  if (dim) why = lua_pushfstring(L, "input dim %s: %s", dim, why);
+  return call_error(L, A, arg, why);
+}
+
+/* Is the key at idx the name of an input dim of A?  (Not converted: it
+ * is a key lua_next is walking.) */
+static int is_dim(lua_State *L, int idx, const cute_linear *A)
+{
+  int i;
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  for (i = 0; i < A->nin; i++)
+    if (strcmp(lua_tostring(L, idx), A->in[i].name) == 0) return 1;
+  return 0;
+}
+
+/* A{name = x, ...}: a key that names no input dim is refused, not read
+ * as nothing (A{lane = 1} of dims dim0, dim1 gave A(0, 0)). */
+static void check_dims(lua_State *L, const cute_linear *A)
+{
+  lua_pushnil(L);
+  while (lua_next(L, 2)) {
+    lua_pop(L, 1);
+    if (!is_dim(L, -1, A))
+      call_error(L, A, 2, lua_pushfstring(L, "%s is no input dim",
+        lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER
+            ? luaL_tolstring(L, -1, NULL) : luaL_typename(L, -1)));
+  }
+}
+
 static int linear_call(lua_State *L)
 {
   cute_linear *A = check_linear(L, 1);
@@ -154,16 +213,17 @@ static int linear_call(lua_State *L)
   cute_error err;
   int i;
   if (lua_type(L, 2) == LUA_TTABLE) {
+    check_dims(L, A);
     for (i = 0; i < A->nin; i++) {
       lua_getfield(L, 2, A->in[i].name);
-      if (!lua_isnil(L, -1)) in[i] = (int64_t)cutelua_checkint(L, -1);
+      if (!lua_isnil(L, -1)) in[i] = call_input(L, A, -1, 2, A->in[i].name);
       lua_pop(L, 1);
     }
   } else {
-    cutelua_argcheck(L, lua_gettop(L) - 1 <= A->nin, A->nin + 2,
-                    "more values than input dims");
+    if (lua_gettop(L) - 1 > A->nin)
+      call_error(L, A, A->nin + 2, "more values than input dims");
     for (i = 0; i < A->nin && i + 2 <= lua_gettop(L); i++)
-      in[i] = (int64_t)cutelua_checkint(L, i + 2);
+      in[i] = call_input(L, A, i + 2, i + 2, NULL);
   }
   if (cute_linear_eval(A, in, out, &err)) return cutelua_error(L, &err);
   for (i = 0; i < A->nout; i++) lua_pushinteger(L, (lua_Integer)out[i]);

@@ -17,6 +17,20 @@
 
 /* ------------------------------------------------------------- text -- */
 
+/* Would luaL_tolstring show the value at idx by its address ("function:
+ * 0x...")?  A tiler's text shows such a value by its type: no message
+ * names an address. */
+static int addressed(lua_State *L, int idx)
+{
+  int t = lua_type(L, idx);
+  if (t == LUA_TFUNCTION || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA)
+    return 1;
+  if (t != LUA_TUSERDATA && t != LUA_TTABLE) return 0;
+  if (luaL_getmetafield(L, idx, "__tostring") == LUA_TNIL) return 1;
+  lua_pop(L, 1);
+  return 0;
+}
+
 /* Pushes the text of the Lua tiler value at idx: "<4:1,<_,8:2>>", n as
  * "n:1"; lists past CUTE_MAX_DEPTH + 1 levels as "<...>" (a cyclic table
  * stays short), and a list's elements past CUTE_MAX_TILER_TOKENS as
@@ -48,6 +62,8 @@ static void push_tiler_text(lua_State *L, int idx, int depth)
     luaL_pushresult(&b);
   } else if (lua_type(L, idx) == LUA_TNUMBER && cutelua_tointeger(L, idx, &n)) {
     lua_pushfstring(L, "%I:1", (LUAI_UACINT)n);
+  } else if (addressed(L, idx)) {
+    lua_pushstring(L, luaL_typename(L, idx));
   } else {
     luaL_tolstring(L, idx, NULL);
   }
@@ -205,9 +221,13 @@ static void not_a_tiler(reader *r, int idx)
                idx == r->targ ? "tiler" : "tiler element", (LUAI_UACINT)n));
   kind = what(L, idx);
   luaL_buffinit(L, &b);
-  luaL_addstring(&b, idx == r->targ ? "tiler " : "tiler element ");
-  push_tiler_text(L, idx, 0);
-  luaL_addvalue(&b);
+  luaL_addstring(&b, idx == r->targ ? "tiler" : "tiler element");
+  if (!addressed(L, idx)) {   /* a function is named by its type alone */
+    lua_pushliteral(L, " ");
+    luaL_addvalue(&b);
+    push_tiler_text(L, idx, 0);
+    luaL_addvalue(&b);
+  }
   lua_pushfstring(L, " (%s) is not a layout, integer or table", kind);
   luaL_addvalue(&b);
   luaL_pushresult(&b);

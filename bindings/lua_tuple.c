@@ -165,11 +165,13 @@ static int basis_unm(lua_State *L)
   return basis_combine(L, 1, -1, 0, "-%s");
 }
 
+/* E == x: false for an x of another class (Lua asks the first operand's
+ * __eq for two userdata), as for layouts: equality is no argument check. */
 static int basis_eq(lua_State *L)
 {
-  basis_ud *a = cutelua_checkudata(L, 1, CUTELUA_BASIS);
-  basis_ud *b = cutelua_checkudata(L, 2, CUTELUA_BASIS);
-  lua_pushboolean(L, a->v == b->v && a->e == b->e);
+  basis_ud *a = luaL_testudata(L, 1, CUTELUA_BASIS);
+  basis_ud *b = luaL_testudata(L, 2, CUTELUA_BASIS);
+  lua_pushboolean(L, a && b && a->v == b->v && a->e == b->e);
   return 1;
 }
 

@@ -489,8 +489,13 @@ describe("a thread slice", function()
       .. "need 0 <= t < 256", m, nil, true)
     line = debug.getinfo(1, "l").currentline
     m = err_at(function() local _ = tc:get_thread_slice(1.5) end, line + 1)
-    assert.matches("TiledCopy:get_slice(1.5): thread index must be an "
+    assert.matches("TiledCopy:get_thread_slice(1.5): thread index must be an "
       .. "integer, got 1.5", m, nil, true)
+    -- a value by its type, never its address (found by test_api_monkey)
+    line = debug.getinfo(1, "l").currentline
+    m = err_at(function() local _ = tc:get_slice(print) end, line + 1)
+    assert.matches("TiledCopy:get_slice(function): thread index must be an "
+      .. "integer, got function", m, nil, true)
     line = debug.getinfo(1, "l").currentline
     m = err_at(function() local _ = mma:get_slice("x") end, line + 1)
     assert.matches("thread index must be an integer, got string", m, nil,
@@ -499,4 +504,76 @@ describe("a thread slice", function()
     m = err_at(function() local _ = mma:get_slice() end, line + 1)
     assert.matches("got nil", m, nil, true)
   end)
+end)
+
+-- Found by test_api_monkey: a method called with '.' or on another value,
+-- or given a bad argument, failed inside atom.lua (index a number value,
+-- arithmetic on a string, zipped_divide got nil, tv.lua's flat_coord got
+-- nil).  Each method checks its self and arguments in one place and names
+-- itself, at the caller's line.
+describe("the methods of tiled MMAs and copies", function()
+  local MMA = "SM80_16x8x16_F32F16F16F32_TN"
+  local mma = atom.make_tiled_mma(MMA, L "(2,2,1)")
+  local tc = atom.make_tiled_copy_A(atom.copy_atom("SM75_U32x4_LDSM_N", "f16"), mma)
+  local function err(f, ...)
+    local ok, msg = pcall(f, ...)
+    assert.is_false(ok)
+    return msg
+  end
+
+  it("refuse a self of another class by the method's name", function()
+    assert.equal("bad argument #1 to 'TiledMMA:size' (cute.TiledMMA expected, "
+      .. "got number)", err(mma.size, 1))
+    assert.equal("bad argument #1 to 'TiledMMA:get_slice' (cute.TiledMMA "
+      .. "expected, got cute.Layout)",
+      err(atom.make_tiled_mma(MMA).get_slice, L "(2,3):(1@0,1@1)", 1))
+    assert.equal("bad argument #1 to 'TiledCopy:tidfrg_S' (cute.TiledCopy "
+      .. "expected, got cute.TiledMMA)", err(tc.tidfrg_S, mma, L "8:1"))
+    assert.equal("bad argument #1 to 'ThrMMA:partition_A' (cute.ThrMMA "
+      .. "expected, got cute.TiledMMA)",
+      err(mma:get_slice(0).partition_A, mma, L "(32,16)"))
+    assert.equal("bad argument #1 to 'ThrCopy:partition_S' (cute.ThrCopy "
+      .. "expected, got nil)", err(tc:get_slice(0).partition_S))
+    -- a slice has its tiled object's methods
+    assert.equal(16, mma:get_slice(3):tile_size(1))
+    assert.equal(5, mma:get_slice(3):get_slice(5).thr_idx)
+    assert.equal(tostring(tc:tidfrg_S(L "(32,16)")),
+                 tostring(tc:get_slice(1):tidfrg_S(L "(32,16)")))
+  end)
+
+  it("refuse bad arguments by the method's name, at the caller's line",
+    function()
+      local here = "^[^\n:]*atom_spec%.lua:%d+: "
+      local function at_caller(want, f)
+        local msg = err(f)
+        assert.matches(here, msg)
+        assert.equal(want, (msg:gsub(here, "")))
+      end
+      at_caller("TiledMMA:tile_size(string): mode must be an integer, got "
+        .. "string", function() local r = mma:tile_size("8:1"); return r end)
+      at_caller("TiledMMA:permutation_mnk(3): mode out of range, need 0 <= i "
+        .. "< 3 (0 M, 1 N, 2 K)", function()
+          local r = mma:permutation_mnk(3); return r end)
+      at_caller("bad argument #2 to 'TiledCopy:tidfrg_S' (cute.Layout expected, "
+        .. "got nil)", function() local r = tc:tidfrg_S(); return r end)
+      at_caller("bad argument #2 to 'TiledMMA:thrfrg_C' (cute.Layout expected, "
+        .. "got string)", function()
+          local r = mma:thrfrg_C("(32,16)"); return r end)
+      at_caller("bad argument #2 to 'ThrMMA:partition_A' (cute.Layout expected, "
+        .. "got cute.ComposedLayout)", function()
+          local r = mma:get_slice(0):partition_A(L "Sw<3,4,3> o 0 o (32,64):(64,1)")
+          return r end)
+      at_caller("bad argument #2 to 'TiledMMA:get_layoutC_TV' (shape table "
+        .. "{M, N} expected, got number)", function()
+          local r = mma:get_layoutC_TV(64); return r end)
+      at_caller("TiledCopy:tile2thrfrg: T 16:1 has rank 1, not ((TileM,TileN,"
+        .. "...),(Rest...)) of rank 2", function()
+          local r = tc:tile2thrfrg(L "16:1", L "(1,1)"); return r end)
+      at_caller("bad argument #3 to 'TiledCopy:tile2thrfrg' (cute.Layout "
+        .. "expected, got nil)", function()
+          local r = tc:tile2thrfrg(L "(16,2)"); return r end)
+      at_caller("TiledMMA:get_thread_slice(nil): thread index must be an "
+        .. "integer, got nil", function()
+          local r = mma:get_thread_slice(); return r end)
+    end)
 end)

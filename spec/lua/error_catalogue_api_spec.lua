@@ -60,7 +60,7 @@ describe("wrong Lua types and arities", function()
     make_tensor = {{{1, 2}, L "2:1"}, 2, opt = {3}},
     make_composed_layout = {{A, 0, A}, 3, layouts = {3}},
     tile_to_shape = {{A, {8, 16}}, 2, opt = {3}, layouts = {1}},
-    make_smem_layout_atom = {{"K_SW128", 16}, 2, marks = {"unknown kind", "value type"}},
+    make_smem_layout_atom = {{"K_SW128", 16}, 2, marks = {"kind", "value type"}},
     make_tma_copy = {{"SM90_TMA_LOAD", {layout = L "(64,8):(1,64)", dtype = "f16"},
                       L "(64,8):(1,64)"}, 3, opt = {4, 5}, layouts = {3}},
     make_identity_tensor = {{{4, 8}}, 1},

@@ -470,6 +470,18 @@ describe("stdlib operations with bad operands", function()
          cute.zipped_divide, L "(2,2,2)", cute._)
   end)
 
+  -- found by test_api_monkey: a table's text was its address
+  it("atoms show a value that is no name by its type", function()
+    says({"bad argument #1 to 'make_smem_layout_atom' (kind (string) expected, "
+          .. "got table)"}, cute.make_smem_layout_atom, {})
+    says({"make_smem_layout_atom: unknown kind K_SW16 (K_ or MN_ followed by "
+          .. "INTER, SW32, SW64 or SW128)"}, cute.make_smem_layout_atom, "K_SW16")
+    says({"copy_atom: unknown value type table (a table) (an integer number"},
+         cute.copy_atom, "SM75_U32x4_LDSM_N", {})
+    says({"make_tiled_mma: mma_atom: no atom named \"f16\" in the catalog"},
+         cute.make_tiled_mma, "f16")
+  end)
+
   it("partitions name their call", function()
     says({"local_partition: the thread layout must be a cute.Layout, got number"},
          cute.local_partition, A, 4, 0)
@@ -534,6 +546,20 @@ describe("stdlib operations with bad operands", function()
          cute.print_layout, L "(2,2,2)")
     says({"show: cannot tell the picture format of \"x.foo\""}, cute.show, A, "x.foo")
     says({"render: unknown picture format \"foo\""}, cute.render, A, "foo")
+    -- found by test_api_monkey: drawing evaluates the layout, whose failure
+    -- named no call; a layout of basis strides failed in banks.lua's
+    -- arithmetic
+    local mixed = L "((1,4),(1),2):((1@0,4),(2),1)"
+    says({"show: layout(((1,4),(1),2):((1@0,4),(2),1)): integer stride 4 mixed "
+          .. "with basis strides"}, cute.show, mixed)
+    says({"render: layout(((1,4),(1),2):((1@0,4),(2),1)): integer stride 4"},
+         cute.render, mixed, "txt")
+    local id = L "(8,8):(1@1,1@0)"
+    says({"bank_conflicts: the shared-memory layout (8,8):(1@1,1@0) maps to no "
+          .. "offsets: offset_range((8,8):(1@1,1@0)): needs an integral codomain "
+          .. "(strides are bases)"}, cute.bank_conflicts, id, id)
+    -- (an access pattern may give coordinates: it names tile cells)
+    assert.equal(1, cute.bank_conflicts(L "(8,8):(8,1)", id).worst)
   end)
 end)
 
@@ -706,7 +732,9 @@ describe("stdlib argument errors", function()
   it("point at the caller's line", function()
     at_caller("print_layout%(%(2,2,2%)", function()
       local r = cute.print_layout(L "(2,2,2)"); return r end)
-    at_caller("mma_atom: no atom named \"nope\"", function()
+    -- (make_tiled_mma named first: the user called it, found by
+    -- test_api_monkey)
+    at_caller("make_tiled_mma: mma_atom: no atom named \"nope\"", function()
       local r = cute.make_tiled_mma("nope"); return r end)
     at_caller("copy_atom: unknown value type f12", function()
       local r = atom.copy_atom("SM75_U32x4_LDSM_N", "f12"); return r end)
@@ -837,10 +865,74 @@ describe("stdlib argument errors", function()
         :sub(1, 54))
   end)
 
+  -- Found by test_api_monkey: Lua names a metamethod by its event ("bad
+  -- argument #2 to 'sub'", 'concat', 'mul', 'add') or not at all ('?':
+  -- a call A(...), the string library's arithmetic).  The bindings name
+  -- the operation the operator stands for -- the CuTe operation (A .. B is
+  -- make_layout, A * B composition) or, for cute.E's stride arithmetic,
+  -- CuTe's operator -- at the expression's line; == raises nothing.
+  it("of the other operators name the operation, not the metamethod",
+    function()
+      local A, e = L "1:1", cute.E(0)
+      at_caller("bad argument #2 to 'make_layout' %(cute.Layout expected, got "
+        .. "nil%)$", function() local r = A .. nil; return r end)
+      at_caller("bad argument #1 to 'make_layout' %(cute.Layout expected, got "
+        .. "number%)$", function() local r = 5 .. A; return r end)
+      at_caller("bad argument #2 to 'operator%-' %(integer expected, got nil%)$",
+        function() local r = e - nil; return r end)
+      at_caller("bad argument #1 to 'operator%-' %(integer expected, got table%)$",
+        function() local r = {} - e; return r end)
+      at_caller("bad argument #2 to 'operator%+' %(integer expected, got "
+        .. "boolean%)$", function() local r = e + true; return r end)
+      at_caller("bad argument #2 to 'operator%*' %(integer expected, got "
+        .. "cute.Layout%)$", function() local r = e * A; return r end)
+      -- called by the string library's __mul: no line of the script
+      assert.equal("bad argument #1 to 'operator*' (integer expected, got "
+        .. "string)", err(function() local r = "x" * e; return r end))
+      assert.is_false(e == A)
+      assert.is_false(A == e)
+      -- a linear layout's call names it by its input dims
+      local lin = cute.to_linear(L "(4,8):(1,4)")
+      at_caller("linear layout%(dim0, dim1%): bad argument #1 %(integer "
+        .. "expected, got boolean%)$", function() local r = lin(true); return r end)
+      at_caller("linear layout%(dim0, dim1%): bad argument #2 %(2.5 is not an "
+        .. "integer%)$", function() local r = lin(1, 2.5); return r end)
+      at_caller("linear layout%(dim0, dim1%): bad argument #3 %(more values "
+        .. "than input dims%)$", function() local r = lin(1, 2, 3); return r end)
+      at_caller("linear layout%(dim0, dim1%): bad argument #1 %(input dim dim1: "
+        .. "integer expected, got string%)$", function()
+        local r = lin { dim1 = "x" }; return r end)
+      -- a key that names no input dim was read as nothing (A{lane = 1} gave 0)
+      at_caller("linear layout%(dim0, dim1%): bad argument #1 %(lane is no input "
+        .. "dim%)$", function() local r = lin { lane = 1 }; return r end)
+      assert.equal(4, lin { dim1 = 1 })
+    end)
+
+  -- found by test_api_monkey: a function's text was its address
+  it("show a tiler element that has no text by its type", function()
+    at_caller("logical_divide%(8:1, function%): tiler %(a function%) is not a "
+      .. "layout, integer or table$", function()
+      local r = cute.logical_divide(L "8:1", print); return r end)
+    at_caller("logical_divide%(8:1, <2:1,thread>%): tiler element %(a thread%) "
+      .. "is not a layout", function()
+      local r = cute.logical_divide(L "8:1", { 2, coroutine.create(print) })
+      return r end)
+    assert.equal("<2:1,function>", cute.tiler_tostring { 2, print })
+  end)
+
+  -- found by test_api_monkey: the argument error of an operation on a
+  -- composed layout of layouts named the stdlib's variable ('op')
+  it("of an operation on a composed layout name the operation", function()
+    local C = cute.make_composed_layout(L "(4,8):(8,1)", 2, L "(2,2):(1,4)")
+    at_caller("bad argument #2 to 'cute.composition' %(cute.Layout or integer "
+      .. "expected, got no value%)$", function()
+      local r = cute.composition(C); return r end)
+  end)
+
   it("point at the user's line however deep in the stdlib they are found",
     function()
       -- make_tiled_mma looks its atom up through mma_atom
-      at_caller("mma_atom: no atom named \"nope\"", function()
+      at_caller("make_tiled_mma: mma_atom: no atom named \"nope\"", function()
         local r = require("cute.atom").make_tiled_mma("nope"); return r end)
       -- a user function called by the stdlib is the user's line too
       local f = function() local r = cute.show(L "4:1", "x.foo"); return r end

@@ -53,17 +53,18 @@ local function compose0(L, B)
   return concat(table.unpack(m))
 end
 
--- Thread index t of a tiled MMA or copy of n threads, checked: an integer
--- (2.0 is 2) with 0 <= t < n; otherwise an argument error naming the call.
-local function thread_index(op, t, n)
-  local i = type(t) == "number" and math.tointeger(t) or nil
+-- Index argument x of method op: an integer (2.0 is 2) with 0 <= x < n,
+-- else an error naming op and x -- a number by its value, any other value
+-- by its type (never a table's address).
+local function index_arg(op, what, x, n, range)
+  local i = type(x) == "number" and math.tointeger(x) or nil
+  local shown = type(x) == "number" and tostring(x) or E.typename(x)
   if i == nil then
-    E.raise(("%s(%s): thread index must be an integer, got %s"):format(op,
-      tostring(t), type(t) == "number" and tostring(t) or type(t)))
+    E.raise(("%s(%s): %s must be an integer, got %s"):format(op, shown, what,
+      shown))
   end
   if i < 0 or i >= n then
-    E.raise(("%s(%s): thread index out of range, need 0 <= t < %d (the "
-      .. "number of threads)"):format(op, tostring(t), n))
+    E.raise(("%s(%s): %s out of range, need %s"):format(op, shown, what, range))
   end
   return i
 end
@@ -97,8 +98,11 @@ function M.type_bits(t)
   if math.type(t) == "integer" and t > 0 then return t end
   local d = core.dtypes[t]
   if not d then
+    -- (a table by its type: its text would be an address)
+    local shown = (type(t) == "string" or type(t) == "number") and tostring(t)
+      or E.typename(t)
     E.raise(("copy_atom: unknown value type %s%s (an integer number of bits or "
-      .. "one of %s)"):format(tostring(t),
+      .. "one of %s)"):format(shown,
       type(t) == "string" and "" or " (a " .. type(t) .. ")", core.dtype_names))
   end
   return d.bits
@@ -259,10 +263,12 @@ TiledMMA.thrfrg_C, TiledMMA.thrfrg_A, TiledMMA.thrfrg_B =
 
 --- Thread `t`'s slice; its partition_A/B/C(L) give (V,M,K) / (V,N,K) /
 -- (V,M,N) layouts and their offsets.
+-- (t checked by the method table below; a slice's slice is its tiled
+-- MMA's, as CuTe's ThrMMA derives TiledMMA)
 function TiledMMA:get_slice(t)
-  t = thread_index("TiledMMA:get_slice", t, self:size())
-  return setmetatable({ tiled = self, thr_idx = t,
-    thr_vmnk = tv.thr_coord(self.thr_layout_vmnk, t) }, ThrMMA)
+  local tiled = rawget(self, "tiled") or self
+  return setmetatable({ tiled = tiled, thr_idx = t,
+    thr_vmnk = tv.thr_coord(tiled.thr_layout_vmnk, t) }, ThrMMA)
 end
 TiledMMA.get_thread_slice = TiledMMA.get_slice
 
@@ -342,20 +348,6 @@ end
 
 function TiledMMA:size()
   return core.size(self.thr_layout_vmnk)
-end
-
--- The steps of these name themselves (a divide, a composition): say which
--- call they were part of.  A permutation that is no multiple of the atom's
--- tile -- {7, 8, 16} for a 16x8x16 atom -- fails there, in get_layoutA_TV
--- (its reference tile is 7 x 16) and in the partitions of some tensors;
--- it is not refused by make_tiled_mma, as CuTe does not: partition_A of a
--- (32,16):(1,32) tensor works with it, in CuTe's algebra and here.
-for _, m in ipairs { "thrfrg_A", "thrfrg_B", "thrfrg_C", "get_layoutA_TV",
-                     "get_layoutB_TV", "get_layoutC_TV" } do
-  TiledMMA[m] = E.protect("TiledMMA:" .. m, TiledMMA[m])
-end
-for _, m in ipairs { "partition_A", "partition_B", "partition_C" } do
-  ThrMMA[m] = E.protect("ThrMMA:" .. m, ThrMMA[m])
 end
 
 -- thr padded to rank 3 with 1:0 modes, perm with `_` (CuTe's append<3>).
@@ -446,20 +438,18 @@ end
 
 --- Tensor L (M,N,...) -> (thread, value, (RestM,RestN,...)) for the
 -- source (tidfrg_S) or destination (tidfrg_D) side.
-function TiledCopy:tidfrg_S(L)
-  return self:tile2thrfrg(divide.zipped_divide(L, self.tiler_mn),
-    ref2(self.atom, self.atom.src))
+local function tidfrg(self, L, target)
+  return TiledCopy.tile2thrfrg(self, divide.zipped_divide(L, self.tiler_mn),
+    ref2(self.atom, target))
 end
 
-function TiledCopy:tidfrg_D(L)
-  return self:tile2thrfrg(divide.zipped_divide(L, self.tiler_mn),
-    ref2(self.atom, self.atom.dst))
-end
+function TiledCopy:tidfrg_S(L) return tidfrg(self, L, self.atom.src) end
+function TiledCopy:tidfrg_D(L) return tidfrg(self, L, self.atom.dst) end
 
 -- (thread, value) -> (m,n) index of the tile for one side.
 local function copy_layout_tv(self, target)
   local ref = concat(core.layout(self.tiler_mn), core.layout(1, 0))
-  local T = self:tile2thrfrg(ref, ref2(self.atom, target))
+  local T = TiledCopy.tile2thrfrg(self, ref, ref2(self.atom, target))
   return concat(T:mode(0), T:mode(1))
 end
 
@@ -467,8 +457,8 @@ function TiledCopy:get_layoutS_TV() return copy_layout_tv(self, self.atom.src) e
 function TiledCopy:get_layoutD_TV() return copy_layout_tv(self, self.atom.dst) end
 
 function TiledCopy:get_slice(t)
-  t = thread_index("TiledCopy:get_slice", t, self:size())
-  return setmetatable({ tiled = self, thr_idx = t }, ThrCopy)
+  return setmetatable({ tiled = rawget(self, "tiled") or self, thr_idx = t },
+    ThrCopy)
 end
 TiledCopy.get_thread_slice = TiledCopy.get_slice
 
@@ -482,11 +472,11 @@ local function slice_copy(T, t)
 end
 
 function ThrCopy:partition_S(L)
-  return slice_copy(self.tiled:tidfrg_S(L), self.thr_idx)
+  return slice_copy(tidfrg(self, L, self.atom.src), self.thr_idx)
 end
 
 function ThrCopy:partition_D(L)
-  return slice_copy(self.tiled:tidfrg_D(L), self.thr_idx)
+  return slice_copy(tidfrg(self, L, self.atom.dst), self.thr_idx)
 end
 
 -- The checks of make_tiled_copy* (op) on its copy atom.
@@ -556,11 +546,13 @@ function M.is_tiled_copy(x) return getmetatable(x) == TiledCopy end
 local gmma_swizzle = { INTER = 0, SW32 = 1, SW64 = 2, SW128 = 3 }
 
 function M.make_smem_layout_atom(kind, value_type)
-  local major, sw = tostring(kind):match "^(%u+)_(%w+)$"
+  E.argcheck(type(kind) == "string", "make_smem_layout_atom", 1,
+    "kind (string)", kind)
+  local major, sw = kind:match "^(%u+)_(%w+)$"
   local b = gmma_swizzle[sw]
-  if type(kind) ~= "string" or not b or (major ~= "K" and major ~= "MN") then
-    E.raise(("make_smem_layout_atom: unknown kind %s (a %s; K_ or MN_ followed "
-      .. "by INTER, SW32, SW64 or SW128)"):format(tostring(kind), type(kind)))
+  if not b or (major ~= "K" and major ~= "MN") then
+    E.raise(("make_smem_layout_atom: unknown kind %s (K_ or MN_ followed by "
+      .. "INTER, SW32, SW64 or SW128)"):format(kind))
   end
   local ok, bits = pcall(M.type_bits, value_type)
   if not ok then
@@ -578,7 +570,89 @@ function M.make_smem_layout_atom(kind, value_type)
   return core.composition(core.swizzle(b, m, 3), L)
 end
 
--- make_tiled_copy names itself before make_layout_tv's own errors.
+-- make_tiled_copy names itself before make_layout_tv's own errors, and
+-- make_tiled_mma before mma_atom's, which looks its atom up.
 M.make_tiled_copy = E.protect("make_tiled_copy", M.make_tiled_copy)
+M.make_tiled_mma = E.protect("make_tiled_mma", M.make_tiled_mma)
+
+----------------------------------------------------------------- methods --
+-- The methods of the four classes check their self and arguments here, in
+-- one place, and run within their name: a method called with '.' or on
+-- another value (tm.size(1)), or given a bad argument, is refused by name
+-- at the caller's line -- not by a Lua error inside it nor by a step's
+-- message about a value the user never passed -- and a step's failure
+-- names the method.  A permutation that is no multiple of the atom's tile
+-- -- {7, 8, 16} for a 16x8x16 atom -- fails in such a step, in
+-- get_layoutA_TV (its reference tile is 7 x 16) and in the partitions of
+-- some tensors; it is not refused by make_tiled_mma, as CuTe does not:
+-- partition_A of a (32,16):(1,32) tensor works with it, in CuTe's algebra
+-- and here.  A slice reads through to its tiled object, so the tiled
+-- class's methods take a slice too.  Each check returns the value the
+-- method uses (a thread index 2.0 is 2).
+
+local function layout_arg(op, k, x)
+  E.argcheck(tiler.is_layout(x), op, k, "cute.Layout", x)
+  return x
+end
+
+-- tile2thrfrg's T: ((TileM,TileN,...),(Rest...)), its modes 0 and 1 read
+local function tiled_arg(op, k, x)
+  layout_arg(op, k, x)
+  if core.rank(x) < 2 then
+    E.raise(("%s: T %s has rank %d, not ((TileM,TileN,...),(Rest...)) of "
+      .. "rank 2"):format(op, tostring(x), core.rank(x)))
+  end
+  return x
+end
+
+-- get_layoutX_TV's optional tile shape {M, N}
+local function shape_arg(op, k, x)
+  E.argcheck(x == nil or type(x) == "table" and not tiler.is_layout(x), op, k,
+    "shape table {M, N}", x)
+  return x
+end
+
+local function mode_arg(op, _, i)
+  return index_arg(op, "mode", i, 3, "0 <= i < 3 (0 M, 1 N, 2 K)")
+end
+
+local function thread_arg(op, _, t, self)
+  local n = self:size()
+  return index_arg(op, "thread index", t, n,
+    ("0 <= t < %d (the number of threads)"):format(n))
+end
+
+-- class name -> {selves = metatables taken as self, checks by method}
+local function install(class, name, selves, checks)
+  for m, check in pairs(checks) do
+    local f, op = class[m], name .. ":" .. m
+    class[m] = function(self, a, b)
+      E.argcheck(selves[getmetatable(self) or false], op, 1, "cute." .. name,
+        self)
+      if check[1] then a = check[1](op, 2, a, self) end
+      if check[2] then b = check[2](op, 3, b, self) end
+      return E.within(op, f, self, a, b)
+    end
+  end
+end
+
+local mma_selves = { [TiledMMA] = true, [ThrMMA] = true }
+install(TiledMMA, "TiledMMA", mma_selves, {
+  size = {}, tile_shape = {}, tile_size = { mode_arg },
+  permutation_mnk = { mode_arg }, thrfrg_A = { layout_arg },
+  thrfrg_B = { layout_arg }, thrfrg_C = { layout_arg },
+  get_layoutA_TV = { shape_arg }, get_layoutB_TV = { shape_arg },
+  get_layoutC_TV = { shape_arg }, get_slice = { thread_arg },
+  get_thread_slice = { thread_arg } })
+install(ThrMMA, "ThrMMA", { [ThrMMA] = true }, { partition_A = { layout_arg },
+  partition_B = { layout_arg }, partition_C = { layout_arg } })
+local copy_selves = { [TiledCopy] = true, [ThrCopy] = true }
+install(TiledCopy, "TiledCopy", copy_selves, {
+  size = {}, get_layoutS_TV = {}, get_layoutD_TV = {},
+  tidfrg_S = { layout_arg }, tidfrg_D = { layout_arg },
+  tile2thrfrg = { tiled_arg, layout_arg }, get_slice = { thread_arg },
+  get_thread_slice = { thread_arg } })
+install(ThrCopy, "ThrCopy", { [ThrCopy] = true }, { partition_S = { layout_arg },
+  partition_D = { layout_arg } })
 
 return M

@@ -85,8 +85,11 @@ local function call(C, ...)
 end
 function Composed.__call(C, ...) return E.within("composed layout", call, C, ...) end
 
-local function layout_b(C, op, ...)
-  local r, off = op(C.outer, ...)
+-- (op is called by within, from C, so that its argument errors name it
+-- as the user does, cute.composition, where Lua would name this file's
+-- variable: "bad argument #2 to 'op'")
+local function layout_b(C, op, name, ...)
+  local r, off = E.within(name, op, C.outer, ...)
   if off == nil then return M.make_composed_layout(C.inner, C.offset, r) end
   return M.make_composed_layout(C.inner, add(C.offset, off), r), 0
 end
@@ -96,7 +99,7 @@ end
 -- slice's); name is op's, for errors.  The hook by which cute.core's
 -- layout operations take this type (bindings: cutelua_composed_op).
 function Composed.__layout_b(C, op, name, ...)
-  return E.within(name, layout_b, C, op, ...)
+  return E.within(name, layout_b, C, op, name, ...)
 end
 
 --- is_composed(x): a composed layout of either kind (C's Sw o off o L,

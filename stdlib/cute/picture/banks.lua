@@ -125,11 +125,15 @@ local function operands(smem, access, opts)
   end
   opts = E.options("bank_conflicts", 3, opts, options)
   -- the lowest offset (a composed layout's before its swizzle); a layout
-  -- of no integral offsets is the model's to refuse
+  -- with basis strides (an identity layout) has no offsets to bank
   local inner = mt == core.metatables.Layout and smem or smem:layout()
   local ok, lo = pcall(core.offset_range, inner)
-  if ok and mt ~= core.metatables.Layout then lo = lo + smem:offset() end
-  if ok and lo < 0 then
+  if not ok then
+    E.raise(("bank_conflicts: the shared-memory layout %s maps to no "
+      .. "offsets: %s"):format(tostring(smem), lo))
+  end
+  if mt ~= core.metatables.Layout then lo = lo + smem:offset() end
+  if lo < 0 then
     E.raise(("bank_conflicts: the shared-memory layout %s reaches offset %d: "
       .. "shared memory has none below 0"):format(tostring(smem), lo))
   end

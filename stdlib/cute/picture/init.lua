@@ -167,4 +167,11 @@ function M.show(x, path, opts)
   return path
 end
 
+-- A step's failure names the call the user made: drawing evaluates the
+-- layout, and a layout that mixes integer and basis strides fails there
+-- ("show: layout(...): integer stride 4 mixed with basis strides").
+for _, name in ipairs { "show", "render", "bank_conflicts" } do
+  M[name] = E.protect(name, M[name])
+end
+
 return M
