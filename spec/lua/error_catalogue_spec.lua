@@ -720,6 +720,8 @@ describe("stdlib argument errors", function()
       err(E.within, "local_tile", algebra("local_tile: no")))
     assert.equal("bad argument #1 to 'local_tile' (x)",
       err(E.within, "local_tile", algebra("bad argument #1 to 'local_tile' (x)")))
+    assert.equal("bad argument #2 to 'cute.composition' (x)", err(E.within,
+      "composition", algebra("bad argument #2 to 'cute.composition' (x)")))
     local made = 0
     local function label() made = made + 1; return "f(A)" end
     assert.equal(5, E.within(label, function(x) return x end, 5))

@@ -104,10 +104,12 @@ local folder = select(2, pcall(here)):match("^(.*[/\\])[^/\\]*:%d+: $")
 
 -- The error e that ended f within(label, ...), raised as said there.
 -- Does msg name the call already: it begins with it, or quotes it (an
--- argument error, "bad argument #1 to 'local_tile'")?  Not a mere word of
--- it: "composition(...): operation ..." does not name operation.
+-- argument error, "bad argument #1 to 'local_tile'", or 'cute.local_tile'
+-- as the bindings name their functions)?  Not a mere word of it:
+-- "composition(...): operation ..." does not name operation.
 local function names(msg, label)
   return msg:sub(1, #label) == label or msg:find("'" .. label .. "'", 1, true)
+    or msg:find("'cute." .. label .. "'", 1, true)
 end
 
 local function fail(label, e)
