@@ -54,6 +54,14 @@ void cute_stride_of(cute_stride *s, int64_t v, cute_basis e)
   }
 }
 
+/* "64-bit overflow": the operation that combined the strides (tuple_add,
+ * a composition, a parser, cute.E's operators) names itself around it,
+ * not this step of its arithmetic. */
+static cute_status overflow(cute_error *err)
+{
+  return cute_fail(err, CUTE_EOVERFLOW, "64-bit overflow");
+}
+
 cute_status cute_stride_axpy(cute_stride *r, int64_t c, const cute_stride *x,
                              cute_error *err)
 {
@@ -61,7 +69,7 @@ cute_status cute_stride_axpy(cute_stride *r, int64_t c, const cute_stride *x,
   cute_stride y = *x; /* r may be x */
   for (t = 0; t < n; t++) {
     int64_t p;
-    if (cute_mul(c, y.a[t], &p)) return CUTE_OVERFLOW(err, "stride");
+    if (cute_mul(c, y.a[t], &p)) return overflow(err);
     for (j = 0; j < r->n && r->e[j] != y.e[t]; j++) {}
     if (j == r->n) {
       if (r->n == CUTE_STRIDE_TERMS)
@@ -70,7 +78,7 @@ cute_status cute_stride_axpy(cute_stride *r, int64_t c, const cute_stride *x,
       r->a[r->n] = 0;
       r->e[r->n++] = y.e[t];
     }
-    if (cute_add(r->a[j], p, &r->a[j])) return CUTE_OVERFLOW(err, "stride");
+    if (cute_add(r->a[j], p, &r->a[j])) return overflow(err);
   }
   return CUTE_OK;
 }

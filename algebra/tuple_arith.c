@@ -261,17 +261,6 @@ cute_status cute_product_each(cute_tuple *out, const cute_tuple *t,
 
 /* ----------------------------------------------- tuple_add / tuple_sub -- */
 
-/* cute_stride_combine for a leaf of tuple_add / tuple_sub: an overflow is
- * the operation's, which pairwise names -- "tuple_add((9223372036854775807),
- * (1)): 64-bit overflow" -- not stride.c's arithmetic ("stride: ..."). */
-static cute_status combine_leaf(int64_t *r, cute_basis *er, int64_t a,
-                                int64_t va, cute_basis ea, int64_t b,
-                                int64_t vb, cute_basis eb, cute_error *err)
-{
-  cute_status st = cute_stride_combine(r, er, a, va, ea, b, vb, eb, err);
-  return st == CUTE_EOVERFLOW ? cute_fail(err, st, "64-bit overflow") : st;
-}
-
 /* Leaves add in the paper's semimodule (a@i + b@i = (a+b)@i, a@i + b@j
  * = a@i+b@j, integers with integers); a missing mode counts as 0
  * (CuTe's ArithmeticTuple pads the shorter operand with zeros). */
@@ -289,16 +278,17 @@ static cute_status add_rec(cute_tuple *out, const cute_tuple *a,
     if (sign > 0) return push_span(out, b, sb, err);
     if (!is_leaf(b, sb))
       return cute_fail(err, CUTE_ERANK, "a missing mode minus a tuple");
-    if ((st = combine_leaf(&r, &er, -1, leaf_v(b, sb), b->e[sb->leaf0],
-                            0, 0, 0, err)))
+    if ((st = cute_stride_combine(&r, &er, -1, leaf_v(b, sb),
+                                  b->e[sb->leaf0], 0, 0, 0, err)))
       return st;
     return cute_tuple_leaf(out, r, er, err);
   }
   if (is_leaf(a, sa) && is_leaf(b, sb)) {
     /* stride.c's arithmetic: a@i + b@j is the sum stride a@i+b@j, an
      * integer other than 0 does not add to a basis */
-    if ((st = combine_leaf(&r, &er, 1, leaf_v(a, sa), a->e[sa->leaf0], sign,
-                            leaf_v(b, sb), b->e[sb->leaf0], err)))
+    if ((st = cute_stride_combine(&r, &er, 1, leaf_v(a, sa), a->e[sa->leaf0],
+                                  sign, leaf_v(b, sb), b->e[sb->leaf0],
+                                  err)))
       return st;
     return cute_tuple_leaf(out, r, er, err);
   }
