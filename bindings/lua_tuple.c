@@ -118,8 +118,8 @@ static void stride_arg(lua_State *L, int arg, int64_t *v, cute_basis *e)
  * 0), as cute_stride_combine packs them: E(0)*2 = 2@0, E(0)+E(1) =
  * 1@0+1@1, -E(1) = -1@1.  An overflow names the expression written,
  * `what` with the text of the operands (arguments 1 and 2, or 1 alone):
- * "9223372036854775807@0 + 1@0: 64-bit overflow", where stride.c's message
- * names its own arithmetic ("stride: ..."). */
+ * "9223372036854775807@0 + 1@0: 64-bit overflow" (stride.c's message
+ * names no operation: its callers do). */
 static int basis_combine(lua_State *L, int ia, int64_t x, int64_t y,
                          const char *what)
 {
@@ -138,7 +138,7 @@ static int basis_combine(lua_State *L, int ia, int64_t x, int64_t y,
   if (err.code != CUTE_EOVERFLOW) return cutelua_error(L, &err);
   a = luaL_tolstring(L, 1, NULL);
   lua_pushfstring(L, what, a, n > 1 ? luaL_tolstring(L, 2, NULL) : "");
-  lua_pushfstring(L, "%s: 64-bit overflow", lua_tostring(L, -1));
+  lua_pushfstring(L, "%s: %s", lua_tostring(L, -1), err.msg);
   return lua_error(L);   /* as the algebra's errors: no position */
 }
 
@@ -220,13 +220,17 @@ int cutelua_tointeger(lua_State *L, int idx, lua_Integer *v)
   return isint;
 }
 
+const char *cutelua_intmsg(lua_State *L, int idx)
+{
+  if (lua_type(L, idx) != LUA_TNUMBER) return cutelua_typemsg(L, idx, "integer");
+  return lua_pushfstring(L, "%s is not an integer", luaL_tolstring(L, idx, NULL));
+}
+
 lua_Integer cutelua_checkint(lua_State *L, int arg)
 {
   lua_Integer v;
   if (cutelua_tointeger(L, arg, &v)) return v;
-  if (lua_type(L, arg) != LUA_TNUMBER) cutelua_typeerror(L, arg, "integer");
-  return cutelua_badarg(L, arg, lua_pushfstring(L, "%s is not an integer",
-                                                luaL_tolstring(L, arg, NULL)));
+  return cutelua_badarg(L, arg, cutelua_intmsg(L, arg));
 }
 
 const char *cutelua_checktext(lua_State *L, int arg)
