@@ -484,7 +484,7 @@ static int within_finish(lua_State *L, int status, lua_KContext extra)
 static int within(lua_State *L)
 {
   int *depth = lua_touserdata(L, lua_upvalueindex(1));
-  luaL_checkany(L, 1);
+  cutelua_checkany(L, 1);
   lua_pushboolean(L, 1);
   lua_insert(L, 1);
   (*depth)++;

@@ -144,6 +144,9 @@ const char *cutelua_operand_msg(lua_State *L, int idx);
 /* luaL_typeerror's message, pushed: "expected expected, got T" (T the
  * value's __name, or its type). */
 const char *cutelua_typemsg(lua_State *L, int arg, const char *expected);
+/* Why the value at idx is no integer, pushed: "2.5 is not an integer" for
+ * a number, else cutelua_typemsg's "integer expected, got T". */
+const char *cutelua_intmsg(lua_State *L, int idx);
 
 /* luaL_check-style tuple argument. */
 void cutelua_checktuple(lua_State *L, int arg, cute_tuple *out);

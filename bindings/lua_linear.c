@@ -174,9 +174,7 @@ static int64_t call_input(lua_State *L, const cute_linear *A, int idx,
   const char *why;
   idx = lua_absindex(L, idx);
   if (cutelua_tointeger(L, idx, &v)) return (int64_t)v;
-  why = lua_type(L, idx) == LUA_TNUMBER
-            ? lua_pushfstring(L, "%s is not an integer", luaL_tolstring(L, idx, NULL))
-            : cutelua_typemsg(L, idx, "integer");
+  why = cutelua_intmsg(L, idx);
   if (dim) why = lua_pushfstring(L, "input dim %s: %s", dim, why);
   return call_error(L, A, arg, why);
 }
