@@ -16,6 +16,12 @@
 
 /* --------------------------------------------------------- construction -- */
 
+/* Is shape leaf k of t a positive integer, as every layout's is? */
+static int size_leaf(const cute_tuple *t, int k)
+{
+  return t->e[k] == 0 && t->v[k] > 0;
+}
+
 /* Shape leaves are positive integers; stride leaves are integers or scaled
  * bases; neither may hold the slice marker. */
 static cute_status check_leaves(const cute_layout *L, const char *op,
@@ -23,7 +29,7 @@ static cute_status check_leaves(const cute_layout *L, const char *op,
 {
   int k;
   for (k = 0; k < L->shape.nleaf; k++) {
-    if (L->shape.e[k] != 0 || L->shape.v[k] <= 0)
+    if (!size_leaf(&L->shape, k))
       return cute_fail_op(err, CUTE_EINVAL, op, L, NULL,
                           "shape leaf %d is not a positive integer", k);
     if (L->stride.v[k] == CUTE_UNDERSCORE)
@@ -80,7 +86,6 @@ static cute_status compact_fail(cute_error *err, cute_status code,
 
 /* Compact strides: exclusive prefix products of the leaves, walked forward
  * (column-major) or backward (row-major). */
-
 static cute_status compact(cute_layout *L, const cute_tuple *shape, int right,
                            const char *op, cute_error *err)
 {
@@ -90,7 +95,7 @@ static cute_status compact(cute_layout *L, const cute_tuple *shape, int right,
   cute_status st = cute_tuple_check(shape, err);
   if (st) return st;
   for (k = 0; k < n; k++)
-    if (shape->e[k] != 0 || shape->v[k] <= 0) {
+    if (!size_leaf(shape, k)) {
       snprintf(why, sizeof why, "shape leaf %d is not a positive integer", k);
       return compact_fail(err, CUTE_EINVAL, op, shape, why);
     }

@@ -102,7 +102,6 @@ end
 local function here() error("") end
 local folder = select(2, pcall(here)):match("^(.*[/\\])[^/\\]*:%d+: $")
 
--- The error e that ended f within(label, ...), raised as said there.
 -- Does msg name the call already: it begins with it, or quotes it (an
 -- argument error, "bad argument #1 to 'local_tile'", or 'cute.local_tile'
 -- as the bindings name their functions)?  Not a mere word of it:
@@ -112,6 +111,7 @@ local function names(msg, label)
     or msg:find("'cute." .. label .. "'", 1, true)
 end
 
+-- The error e that ended f within(label, ...), raised as said there.
 local function fail(label, e)
   local msg = type(e) == "table" and e.msg or e
   if type(msg) ~= "string" then error(e, 0) end
