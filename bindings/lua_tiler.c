@@ -457,15 +457,11 @@ static int l_local_tile(lua_State *L)
   return 2;
 }
 
-/* Raises: the thread index at idx is no integer.  Its text is shown
- * where it says something (a number, a string, a Layout's text); that of
- * a function or a plain table would be its address. */
+/* Raises: the thread index at idx is no integer, shown by its text
+ * unless that would be an address (addressed). */
 static int bad_thread_index(lua_State *L, int idx)
 {
-  int type = lua_type(L, idx);
-  int shown = type == LUA_TNUMBER || type == LUA_TSTRING ||
-              luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL;
-  if (shown && type != LUA_TNUMBER && type != LUA_TSTRING) lua_pop(L, 1);
+  int shown = !addressed(L, idx);
   return luaL_error(L, "local_partition: thread index %s%s(a %s) is not an "
                     "integer", shown ? luaL_tolstring(L, idx, NULL) : "",
                     shown ? " " : "", luaL_typename(L, idx));
