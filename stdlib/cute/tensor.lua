@@ -123,13 +123,7 @@ local function deref(T, o)
 end
 
 -- Element access runs within "tensor": the layout's argument errors
--- (a bad coordinate) are raised at the script's line, not here.  One
--- integer index, the common access, skips within's pcall (it doubled the
--- cost of T[i]): a layout's domain is extended, so its call cannot refuse
--- an integer, and E.raise positions the tensor's own errors anyway.  The
--- test is arithmetic (k % 1 == 0: 2.0 is 2, NaN and 1.5 are not), as a
--- call of math.type cost T[i] a quarter more.
-local function integral(k) return type(k) == "number" and k % 1 == 0 end
+-- (a bad coordinate) are raised at the script's line, not here.
 
 --- T(c...): the value at coordinate c; with `_` in c, the sub-tensor.
 local function call(T, ...)
@@ -137,27 +131,16 @@ local function call(T, ...)
   if off ~= nil then return new(advance(T._iter, off), r) end
   return deref(T, r)
 end
-function Tensor.__call(T, ...)
-  if select("#", ...) == 1 and integral((...)) then
-    return deref(T, T._layout((...)))
-  end
-  return E.within("tensor", call, T, ...)
-end
+function Tensor.__call(T, ...) return E.within("tensor", call, T, ...) end
 
 -- T[k]: k an index or a coordinate table (with `_`: the sub-tensor, as
 -- T(k)); other keys are the methods.
 function Tensor.__index(T, k)
-  local kind = type(k)
-  if kind == "string" then return methods[k] end
-  if kind == "number" and k % 1 == 0 then return deref(T, T._layout(k)) end
+  if type(k) == "string" then return methods[k] end
   return E.within("tensor", call, T, k)
 end
 
--- (checked: run within already; Lua calls __newindex with three values)
-local function store(T, k, v, checked)
-  if not checked and not integral(k) then
-    return E.within("tensor", store, T, k, v, true)
-  end
+local function store(T, k, v)
   local it = T._iter
   if it.kind ~= "array" then
     E.raise(("tensor %s: its values are computed, not stored"):format(tostring(T)))
@@ -172,7 +155,7 @@ local function store(T, k, v, checked)
   end
   it.data[i + 1] = v
 end
-Tensor.__newindex = store
+function Tensor.__newindex(T, k, v) E.within("tensor", store, T, k, v) end
 
 ------------------------------------------------------ tiles and fragments --
 
